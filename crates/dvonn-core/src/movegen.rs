@@ -1,0 +1,298 @@
+//! Legal move generation on whole sets of stacks, and legality checks for
+//! single moves that agree with it.
+//!
+//! Movement is generated height by height: the mover's stacks of height `h`
+//! that are not surrounded, shifted `h` cells in each direction at once and
+//! intersected with the occupied cells, give every landing square of every
+//! jump of length `h`. Only the heights that occur are visited; vertical
+//! directions stop at 4 (the board has 5 rows) and no jump exceeds 10.
+
+use crate::bitboard::Bitboard;
+use crate::cell::{Cell, Direction};
+use crate::color::Color;
+use crate::moves::{Move, MoveList};
+use crate::position::{MAX_JUMP, Phase, Position};
+
+/// The longest jump along a north-east/south-west or north-west/south-east
+/// line: the board has five rows.
+const MAX_VERTICAL_JUMP: u8 = 4;
+
+/// Why a move is not legal in a position: the text for a player who tried it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMoveReason {
+    /// A placement in the movement phase.
+    #[error("placement is over: move a stack (like C3E3) or PASS")]
+    NotPlacementPhase,
+    /// A movement or pass in the placement phase.
+    #[error("it is the placement phase: name an empty cell to place a piece")]
+    NotMovementPhase,
+    /// The game has ended.
+    #[error("the game is over: neither player can move")]
+    GameOver,
+    /// A placement on a taken cell.
+    #[error("{0} is not empty")]
+    Occupied(Cell),
+    /// The source holds no stack.
+    #[error("there is no stack on {0}")]
+    NoStack(Cell),
+    /// The source stack belongs to the other player or is a lone DVONN piece.
+    #[error("the stack on {0} is not yours")]
+    NotOwnStack(Cell),
+    /// The source stack has all six neighbours occupied.
+    #[error("the stack on {0} is surrounded on all six sides and cannot move")]
+    Surrounded(Cell),
+    /// The destination is not on a line with the source.
+    #[error("{1} is not on a straight line from {0}")]
+    NotInLine(Cell, Cell),
+    /// The distance is not the stack's height.
+    #[error(
+        "the stack on {from} has height {height}, so it must move exactly {height} cells, not {distance}"
+    )]
+    WrongDistance {
+        /// Source cell.
+        from: Cell,
+        /// Height of the stack.
+        height: u8,
+        /// Distance to the destination.
+        distance: u8,
+    },
+    /// The destination is empty.
+    #[error("{0} is empty: a stack must land on another stack")]
+    EmptyDestination(Cell),
+    /// A pass while a move exists.
+    #[error("you have a legal move, so you may not pass")]
+    MustMove,
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is illegal: {reason}")]
+pub struct IllegalMoveError {
+    /// The move.
+    pub mv: Move,
+    /// Why it is illegal.
+    pub reason: IllegalMoveReason,
+}
+
+/// The directions a jump of a given length can take.
+const ALL_DIRECTIONS: &[Direction] = &Direction::ALL;
+const ROW_DIRECTIONS: &[Direction] = &[Direction::East, Direction::West];
+
+impl Position {
+    /// The stacks of `color` that can move at all: owned and not surrounded
+    /// (height is checked per height set).
+    #[inline(always)]
+    fn movable(&self, color: Color) -> Bitboard {
+        self.owned[color.index()] - self.occupied.surrounded()
+    }
+
+    /// Calls `f(height, direction, targets)` for every non-empty set of
+    /// landing cells of `color`'s jumps.
+    #[inline(always)]
+    fn for_each_jump_set(&self, color: Color, mut f: impl FnMut(u8, Direction, Bitboard)) {
+        let movable = self.movable(color);
+        if movable.is_empty() {
+            return;
+        }
+        for height in 1..=MAX_JUMP {
+            let sources = movable & self.by_height[usize::from(height) - 1];
+            if sources.is_empty() {
+                continue;
+            }
+            let directions = if height <= MAX_VERTICAL_JUMP {
+                ALL_DIRECTIONS
+            } else {
+                ROW_DIRECTIONS
+            };
+            for &direction in directions {
+                let targets = sources.shift(direction, u32::from(height)) & self.occupied;
+                if !targets.is_empty() {
+                    f(height, direction, targets);
+                }
+            }
+        }
+    }
+
+    /// The number of jumps `color` could make if it were his turn.
+    #[inline]
+    pub fn count_jumps(&self, color: Color) -> u32 {
+        let mut count = 0;
+        self.for_each_jump_set(color, |_, _, targets| count += targets.len());
+        count
+    }
+
+    /// Whether `color` has at least one jump.
+    #[inline]
+    pub fn has_jump(&self, color: Color) -> bool {
+        let movable = self.movable(color);
+        if movable.is_empty() {
+            return false;
+        }
+        (1..=MAX_JUMP).any(|height| {
+            let sources = movable & self.by_height[usize::from(height) - 1];
+            !sources.is_empty()
+                && Direction::ALL.iter().any(|&d| {
+                    sources
+                        .shift(d, u32::from(height))
+                        .intersects(self.occupied)
+                })
+        })
+    }
+
+    /// The legal moves: the empty cells in placement; in movement the
+    /// mover's jumps, or `[Pass]` when he has none but the opponent has one.
+    /// Empty exactly when the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
+
+    /// Appends the legal moves (as [`Position::legal_moves`]) to `moves`.
+    #[inline]
+    pub fn generate_moves(&self, moves: &mut MoveList) {
+        match self.phase {
+            Phase::Placement => moves.extend((!self.occupied).iter().map(Move::Place)),
+            Phase::Movement => {
+                let before = moves.len();
+                self.for_each_jump_set(self.side, |height, direction, targets| {
+                    let offset = direction.bit_offset() * i32::from(height);
+                    for to in targets {
+                        let from = Cell::from_bit_unchecked((to.bit() as i32 - offset) as u32);
+                        moves.push(Move::Jump { from, to });
+                    }
+                });
+                if moves.len() == before && self.has_jump(!self.side) {
+                    moves.push(Move::Pass);
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves, without listing them (perft's bulk count).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u32 {
+        match self.phase {
+            Phase::Placement => (!self.occupied).len(),
+            Phase::Movement => match self.count_jumps(self.side) {
+                0 => u32::from(self.has_jump(!self.side)),
+                n => n,
+            },
+        }
+    }
+
+    /// Whether `mv` is legal here; agrees with [`Position::legal_moves`].
+    #[inline]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    /// Checks `mv` and says why it is illegal.
+    ///
+    /// ```
+    /// use dvonn_core::{IllegalMoveReason, Position};
+    /// let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
+    /// let reason = position.check("E3E4".parse().unwrap()).unwrap_err();
+    /// assert_eq!(reason.to_string(), "the stack on E3 is surrounded on all six sides and cannot move");
+    /// ```
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMoveReason> {
+        match (mv, self.phase) {
+            (Move::Place(cell), Phase::Placement) => {
+                if self.occupied.contains(cell) {
+                    Err(IllegalMoveReason::Occupied(cell))
+                } else {
+                    Ok(())
+                }
+            }
+            (Move::Place(_), Phase::Movement) => {
+                Err(self.game_over_or(IllegalMoveReason::NotPlacementPhase))
+            }
+            (Move::Jump { .. } | Move::Pass, Phase::Placement) => {
+                Err(IllegalMoveReason::NotMovementPhase)
+            }
+            (Move::Jump { from, to }, Phase::Movement) => self.check_jump(from, to),
+            (Move::Pass, Phase::Movement) => {
+                if self.has_jump(self.side) {
+                    Err(IllegalMoveReason::MustMove)
+                } else if !self.has_jump(!self.side) {
+                    Err(IllegalMoveReason::GameOver)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// `reason`, unless the game is over, which explains more.
+    fn game_over_or(&self, reason: IllegalMoveReason) -> IllegalMoveReason {
+        if self.is_game_over() {
+            IllegalMoveReason::GameOver
+        } else {
+            reason
+        }
+    }
+
+    fn check_jump(&self, from: Cell, to: Cell) -> Result<(), IllegalMoveReason> {
+        let height = self.height_at(from);
+        if height == 0 {
+            return Err(self.game_over_or(IllegalMoveReason::NoStack(from)));
+        }
+        if !self.owned[self.side.index()].contains(from) {
+            return Err(self.game_over_or(IllegalMoveReason::NotOwnStack(from)));
+        }
+        if self.occupied.surrounded().contains(from) {
+            return Err(IllegalMoveReason::Surrounded(from));
+        }
+        let Some((_, distance)) = from.line_to(to) else {
+            return Err(IllegalMoveReason::NotInLine(from, to));
+        };
+        if distance != i32::from(height) {
+            return Err(IllegalMoveReason::WrongDistance {
+                from,
+                height,
+                distance: distance as u8,
+            });
+        }
+        if !self.occupied.contains(to) {
+            return Err(IllegalMoveReason::EmptyDestination(to));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_full_board_offers_49_moves() {
+        let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
+            .parse()
+            .unwrap();
+        let moves = position.legal_moves();
+        assert_eq!(moves.len(), 49);
+        assert_eq!(position.count_legal_moves(), 49);
+        for mv in &moves {
+            assert!(position.is_legal(*mv), "{mv}");
+        }
+    }
+
+    #[test]
+    fn a_player_without_moves_passes_and_the_game_ends_when_both_are_stuck() {
+        let stuck: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
+            .parse()
+            .unwrap();
+        assert!(!stuck.is_game_over());
+        let pass: Position = "BBBBBBBBB/BWWWWWWBBB/BWWWWWWWWWB/BWWWWWWWWB/DDDBBBBBB w m"
+            .parse()
+            .unwrap();
+        assert_eq!(pass.legal_moves().as_slice(), &[Move::Pass]);
+        assert!(pass.is_legal(Move::Pass));
+        let over: Position = "........./........../....W2*....../........../......... w m"
+            .parse()
+            .unwrap();
+        assert!(over.legal_moves().is_empty());
+        assert!(over.is_game_over());
+        assert_eq!(over.check(Move::Pass), Err(IllegalMoveReason::GameOver));
+    }
+}

@@ -1,0 +1,91 @@
+//! Perft: the number of move sequences of a given length, the standard check
+//! of a move generator (`../shared/vectors/perft.txt`).
+//!
+//! A forced PASS counts as one move and a finished game is one leaf at
+//! whatever depth it ends; `perft(0)` is 1.
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// How perft counts the last ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PerftMode {
+    /// Count the moves at the last ply without playing them (the usual,
+    /// fastest mode).
+    #[default]
+    Bulk,
+    /// Play every move of the last ply too (measures make-move speed).
+    MakeEveryLeaf,
+}
+
+/// The number of leaves `depth` plies below `position`.
+///
+/// ```
+/// use dvonn_core::{Position, perft::{perft, PerftMode}};
+/// let start = Position::new();
+/// assert_eq!(perft(&start, 2, PerftMode::Bulk), 49 * 48);
+/// assert_eq!(perft(&start, 2, PerftMode::MakeEveryLeaf), 49 * 48);
+/// ```
+pub fn perft(position: &Position, depth: u32, mode: PerftMode) -> u64 {
+    match mode {
+        PerftMode::Bulk => perft_bulk(position, depth),
+        PerftMode::MakeEveryLeaf => perft_full(position, depth),
+    }
+}
+
+/// The leaf count below each legal move: `perft(child, depth - 1)` per move,
+/// in move generation order. Empty when `depth` is 0 or the game is over.
+pub fn divide(position: &Position, depth: u32, mode: PerftMode) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            (mv, perft(&child, depth - 1, mode))
+        })
+        .collect()
+}
+
+fn perft_bulk(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        // A finished game (no moves) is one leaf.
+        1 => u64::from(position.count_legal_moves().max(1)),
+        _ => {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                return 1;
+            }
+            moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = *position;
+                    child.play_unchecked(mv);
+                    perft_bulk(&child, depth - 1)
+                })
+                .sum()
+        }
+    }
+}
+
+fn perft_full(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return 1;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            perft_full(&child, depth - 1)
+        })
+        .sum()
+}

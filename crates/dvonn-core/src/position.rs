@@ -1,0 +1,525 @@
+//! [`Position`]: the state of a game, and how moves change it.
+
+use std::fmt;
+
+use rand::Rng;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+use crate::bitboard::Bitboard;
+use crate::cell::{Cell, GRID_BITS};
+use crate::color::Color;
+use crate::connect::{may_split, reachable};
+use crate::moves::Move;
+use crate::setup::{Setup, SetupError};
+use crate::stack::{Stack, TOTAL_PIECES};
+use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, kind_index, stack_key, stack_key_parts};
+
+/// The two phases of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Phase 1: the 49 pieces are placed one at a time.
+    Placement,
+    /// Phase 2: stacks move and are cut off, until neither player can move.
+    Movement,
+}
+
+impl Phase {
+    /// The letter of position strings: `p` or `m`.
+    pub const fn letter(self) -> char {
+        match self {
+            Phase::Placement => 'p',
+            Phase::Movement => 'm',
+        }
+    }
+}
+
+/// The longest jump a stack can make: the longest line on the board has 11
+/// cells. Taller stacks never move.
+pub const MAX_JUMP: u8 = 10;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player with more pieces in the stacks he owns won.
+    Win(Color),
+    /// Both players own the same number of pieces.
+    Draw,
+}
+
+/// A position: the stacks on the board, the player to move and the phase.
+///
+/// `Position` is small and `Copy`: search keeps a copy per ply instead of
+/// undoing moves. Every field beyond the stacks, side and phase is a cache
+/// kept up to date by [`Position::play_unchecked`]; the hash, the piece
+/// counts and the height sets are checked against scratch recomputation by
+/// the test suite.
+///
+/// ```
+/// use dvonn_core::{Move, Position};
+/// let mut position = Position::new();
+/// assert_eq!(position.legal_moves().len(), 49);
+/// position.play("E3".parse().unwrap()).unwrap();
+/// assert_eq!(position.to_string(), "........./........../....D....../........../......... b p");
+/// assert!(position.play("E3".parse().unwrap()).is_err(), "E3 is taken");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Cells holding a stack (lone DVONN pieces included).
+    pub(crate) occupied: Bitboard,
+    /// Stacks topped by White's and by Black's colour.
+    pub(crate) owned: [Bitboard; 2],
+    /// Stacks holding at least one DVONN piece.
+    pub(crate) dvonn: Bitboard,
+    /// `by_height[h - 1]`: the stacks of height `h`, for the heights that can
+    /// move (1..=10), so move generation works on whole sets.
+    pub(crate) by_height: [Bitboard; MAX_JUMP as usize],
+    /// Height of the stack on each bit (0: empty).
+    pub(crate) heights: [u8; GRID_BITS],
+    /// Pieces in the stacks each player owns: the score.
+    pub(crate) pieces: [u8; 2],
+    pub(crate) side: Color,
+    pub(crate) phase: Phase,
+    pub(crate) hash: u64,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl Position {
+    /// The standard start: an empty board, White to place the first DVONN
+    /// piece.
+    pub const fn new() -> Position {
+        Position {
+            occupied: Bitboard::EMPTY,
+            owned: [Bitboard::EMPTY; 2],
+            dvonn: Bitboard::EMPTY,
+            by_height: [Bitboard::EMPTY; MAX_JUMP as usize],
+            heights: [0; GRID_BITS],
+            pieces: [0; 2],
+            side: Color::White,
+            phase: Phase::Placement,
+            hash: 0,
+        }
+    }
+
+    /// A random setup (`RULES.md`, "Setup variants"): the 3 DVONN, 23 white
+    /// and 23 black pieces laid on the 49 cells at random, White to make the
+    /// first movement.
+    pub fn random_setup<R: Rng + ?Sized>(rng: &mut R) -> Position {
+        let mut pieces = [Stack::LONE_DVONN; 49];
+        for (i, piece) in pieces.iter_mut().enumerate().skip(3) {
+            *piece = Stack::single(if i % 2 == 1 {
+                Color::White
+            } else {
+                Color::Black
+            });
+        }
+        pieces.shuffle(rng);
+        let setup = Setup {
+            stacks: pieces.map(Some),
+            side: Color::White,
+            phase: Phase::Movement,
+        };
+        Position::from_setup_unchecked(&setup)
+    }
+
+    /// The random setup drawn from `seed`: the same seed gives the same
+    /// position on every platform and in every release of this crate.
+    ///
+    /// ```
+    /// use dvonn_core::Position;
+    /// let a = Position::random_setup_from_seed(7);
+    /// assert_eq!(a, Position::random_setup_from_seed(7));
+    /// assert_eq!(a.occupied().len(), 49);
+    /// ```
+    pub fn random_setup_from_seed(seed: u64) -> Position {
+        Position::random_setup(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// The position a [`Setup`] describes, after checking that a game can
+    /// reach it (see [`SetupError`] for what is checked).
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        setup.validate()?;
+        Ok(Position::from_setup_unchecked(setup))
+    }
+
+    /// Builds the position and its caches without validation.
+    pub(crate) fn from_setup_unchecked(setup: &Setup) -> Position {
+        let mut position = Position::new();
+        for (cell, stack) in Cell::ALL.into_iter().zip(setup.stacks) {
+            if let Some(stack) = stack {
+                position.put_stack(cell, stack);
+            }
+        }
+        position.side = setup.side;
+        position.phase = setup.phase;
+        position.hash = position.hash_from_scratch();
+        position
+    }
+
+    /// The unvalidated description of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            stacks: Cell::ALL.map(|cell| self.stack_at(cell)),
+            side: self.side,
+            phase: self.phase,
+        }
+    }
+
+    /// Adds `stack` on the empty `cell`, updating every cache but the hash.
+    fn put_stack(&mut self, cell: Cell, stack: Stack) {
+        let bit = Bitboard::from(cell);
+        self.occupied |= bit;
+        self.heights[cell.bit() as usize] = stack.height();
+        if stack.height() <= MAX_JUMP {
+            self.by_height[usize::from(stack.height()) - 1] |= bit;
+        }
+        if stack.has_dvonn() {
+            self.dvonn |= bit;
+        }
+        if let Some(owner) = stack.owner() {
+            self.owned[owner.index()] |= bit;
+            self.pieces[owner.index()] += stack.height();
+        }
+    }
+
+    /// The player to move.
+    #[inline(always)]
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The phase of the game.
+    #[inline(always)]
+    pub const fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The Zobrist hash of the stacks, the side to move and the phase.
+    #[inline(always)]
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from the stacks alone, ignoring the incremental
+    /// value: equal to [`Position::hash`] in every reachable position.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let stacks = Cell::ALL
+            .into_iter()
+            .filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack)));
+        let side = if self.side == Color::Black {
+            SIDE_KEY
+        } else {
+            0
+        };
+        let phase = if self.phase == Phase::Movement {
+            MOVEMENT_KEY
+        } else {
+            0
+        };
+        stacks.fold(side ^ phase, |hash, key| hash ^ key)
+    }
+
+    /// The cells holding a stack (lone DVONN pieces included).
+    #[inline(always)]
+    pub const fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// The stacks `color` owns (his colour on top).
+    #[inline(always)]
+    pub const fn owned_by(&self, color: Color) -> Bitboard {
+        self.owned[color.index()]
+    }
+
+    /// The stacks holding at least one DVONN piece.
+    #[inline(always)]
+    pub const fn dvonn_stacks(&self) -> Bitboard {
+        self.dvonn
+    }
+
+    /// The stacks of exactly `height` pieces, for heights 1 to [`MAX_JUMP`]
+    /// (the heights that can move).
+    #[inline(always)]
+    pub fn stacks_of_height(&self, height: u8) -> Bitboard {
+        match height {
+            1..=MAX_JUMP => self.by_height[usize::from(height) - 1],
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// The stacks that can never move again: too tall for any line.
+    pub fn too_tall(&self) -> Bitboard {
+        let movable_heights = self
+            .by_height
+            .iter()
+            .fold(Bitboard::EMPTY, |set, h| set | *h);
+        self.occupied - movable_heights
+    }
+
+    /// The height of the stack on `cell` (0 when empty).
+    #[inline(always)]
+    pub const fn height_at(&self, cell: Cell) -> u8 {
+        self.heights[cell.bit() as usize]
+    }
+
+    /// The stack on `cell`, if any.
+    pub const fn stack_at(&self, cell: Cell) -> Option<Stack> {
+        let height = self.heights[cell.bit() as usize];
+        if height == 0 {
+            return None;
+        }
+        let owner = self.owner_at(cell);
+        Stack::new(height, owner, self.dvonn.contains(cell))
+    }
+
+    /// The owner of the stack on `cell` (`None` when empty or a lone DVONN).
+    #[inline(always)]
+    pub const fn owner_at(&self, cell: Cell) -> Option<Color> {
+        if self.owned[0].contains(cell) {
+            Some(Color::White)
+        } else if self.owned[1].contains(cell) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The pieces in the stacks `color` owns: his score if the game ended now.
+    #[inline(always)]
+    pub const fn pieces(&self, color: Color) -> u8 {
+        self.pieces[color.index()]
+    }
+
+    /// The pieces still on the board, lone DVONN pieces included.
+    pub fn pieces_on_board(&self) -> u32 {
+        self.heights.iter().map(|h| u32::from(*h)).sum()
+    }
+
+    /// The number of placements made so far (49 once placement is over).
+    pub const fn placed(&self) -> u32 {
+        match self.phase {
+            Phase::Placement => self.occupied.len(),
+            Phase::Movement => TOTAL_PIECES as u32,
+        }
+    }
+
+    /// Whether neither player can move: the game is over.
+    pub fn is_game_over(&self) -> bool {
+        self.phase == Phase::Movement
+            && !self.has_jump(Color::White)
+            && !self.has_jump(Color::Black)
+    }
+
+    /// The result, once the game is over (`None` while it goes on).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.is_game_over() {
+            return None;
+        }
+        let (white, black) = (self.pieces(Color::White), self.pieces(Color::Black));
+        Some(match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Outcome::Win(Color::White),
+            std::cmp::Ordering::Less => Outcome::Win(Color::Black),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+
+    /// Plays `mv` after checking that it is legal. Returns the cells whose
+    /// stacks were removed because the move cut them off from the DVONN
+    /// pieces.
+    ///
+    /// ```
+    /// use dvonn_core::{Bitboard, Cell, Position};
+    /// let mut position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
+    /// // The white piece on B3 jumps onto the DVONN piece on C3; the black
+    /// // piece on A3 loses its only link to a DVONN piece and is removed.
+    /// let removed = position.play("B3C3".parse().unwrap()).unwrap();
+    /// assert_eq!(removed, Bitboard::from("A3".parse::<Cell>().unwrap()));
+    /// assert_eq!(position.to_string(), "........./........../..W2*......../........../......... b m");
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<Bitboard, crate::IllegalMoveError> {
+        self.check(mv)
+            .map_err(|reason| crate::IllegalMoveError { mv, reason })?;
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Plays `mv`, which must be legal (checked only by debug assertions).
+    /// Returns the cells whose stacks were removed as cut off.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
+        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
+        match mv {
+            Move::Place(cell) => {
+                self.place(cell);
+                Bitboard::EMPTY
+            }
+            Move::Jump { from, to } => self.jump(from, to),
+            Move::Pass => {
+                self.side = !self.side;
+                self.hash ^= SIDE_KEY;
+                Bitboard::EMPTY
+            }
+        }
+    }
+
+    fn place(&mut self, cell: Cell) {
+        let placed = self.occupied.len();
+        let stack = if placed < 3 {
+            Stack::LONE_DVONN
+        } else {
+            Stack::single(self.side)
+        };
+        self.put_stack(cell, stack);
+        self.hash ^= stack_key(cell, stack);
+        if placed + 1 == u32::from(TOTAL_PIECES) {
+            // Ply 48 was White's; White also makes the first movement.
+            self.phase = Phase::Movement;
+            self.hash ^= MOVEMENT_KEY;
+        } else {
+            self.side = !self.side;
+            self.hash ^= SIDE_KEY;
+        }
+    }
+
+    #[inline(always)]
+    fn jump(&mut self, from: Cell, to: Cell) -> Bitboard {
+        let me = self.side;
+        let (from_bit, to_bit) = (Bitboard::from(from), Bitboard::from(to));
+        let from_height = self.heights[from.bit() as usize];
+        let to_height = self.heights[to.bit() as usize];
+        let height = from_height + to_height;
+        let from_dvonn = self.dvonn.intersects(from_bit);
+        let to_dvonn = self.dvonn.intersects(to_bit);
+        let to_owner = self.owner_at(to);
+
+        self.hash ^= SIDE_KEY
+            ^ stack_key_parts(from, from_height, kind_index(Some(me), from_dvonn))
+            ^ stack_key_parts(to, to_height, kind_index(to_owner, to_dvonn))
+            ^ stack_key_parts(to, height, kind_index(Some(me), from_dvonn || to_dvonn));
+
+        self.occupied -= from_bit;
+        self.owned[me.index()] = (self.owned[me.index()] - from_bit) | to_bit;
+        self.owned[me.opponent().index()] -= to_bit;
+        if from_dvonn {
+            self.dvonn = (self.dvonn - from_bit) | to_bit;
+        }
+        self.by_height[usize::from(from_height) - 1] -= from_bit;
+        if to_height <= MAX_JUMP {
+            self.by_height[usize::from(to_height) - 1] -= to_bit;
+        }
+        if height <= MAX_JUMP {
+            self.by_height[usize::from(height) - 1] |= to_bit;
+        }
+        self.heights[from.bit() as usize] = 0;
+        self.heights[to.bit() as usize] = height;
+        match to_owner {
+            Some(owner) if owner == me => {}
+            Some(owner) => {
+                self.pieces[me.index()] += to_height;
+                self.pieces[owner.index()] -= to_height;
+            }
+            None => self.pieces[me.index()] += to_height,
+        }
+        self.side = !me;
+
+        if from_dvonn || may_split(self.occupied, from) {
+            self.remove_disconnected()
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// Removes every stack not joined to a DVONN piece; returns their cells.
+    #[cold]
+    fn remove_disconnected(&mut self) -> Bitboard {
+        let removed = self.occupied - reachable(self.dvonn, self.occupied);
+        for cell in removed {
+            let stack = self.stack_at(cell).expect("removed cells hold stacks");
+            self.hash ^= stack_key(cell, stack);
+            let bit = Bitboard::from(cell);
+            self.occupied -= bit;
+            if let Some(owner) = stack.owner() {
+                self.owned[owner.index()] -= bit;
+                self.pieces[owner.index()] -= stack.height();
+            }
+            if stack.height() <= MAX_JUMP {
+                self.by_height[usize::from(stack.height()) - 1] -= bit;
+            }
+            self.heights[cell.bit() as usize] = 0;
+        }
+        removed
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position(\"{self}\")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_stays_small() {
+        assert!(
+            std::mem::size_of::<Position>() <= 192,
+            "{}",
+            std::mem::size_of::<Position>()
+        );
+    }
+
+    #[test]
+    fn placement_follows_the_rule_book_order() {
+        let mut position = Position::new();
+        for (ply, cell) in Cell::ALL.into_iter().enumerate() {
+            let side = position.side_to_move();
+            assert_eq!(
+                side,
+                if ply % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                "ply {ply}"
+            );
+            position.play(Move::Place(cell)).unwrap();
+            let stack = position.stack_at(cell).unwrap();
+            if ply < 3 {
+                assert!(stack.is_lone_dvonn());
+            } else {
+                assert_eq!(stack.owner(), Some(side));
+            }
+            assert_eq!(position.hash(), position.hash_from_scratch());
+        }
+        assert_eq!(position.phase(), Phase::Movement);
+        assert_eq!(
+            position.side_to_move(),
+            Color::White,
+            "White moves twice in a row"
+        );
+        assert_eq!(
+            (position.pieces(Color::White), position.pieces(Color::Black)),
+            (23, 23)
+        );
+    }
+
+    #[test]
+    fn seeded_setups_are_full_and_reproducible() {
+        let position = Position::random_setup_from_seed(1);
+        assert_eq!(position, Position::random_setup_from_seed(1));
+        assert_ne!(position, Position::random_setup_from_seed(2));
+        assert_eq!(position.occupied(), Bitboard::FULL);
+        assert_eq!(position.dvonn_stacks().len(), 3);
+        assert_eq!(position.owned_by(Color::White).len(), 23);
+        assert_eq!(
+            (position.phase(), position.side_to_move()),
+            (Phase::Movement, Color::White)
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! The shared test vectors: perft counts and complete games.
+//!
+//! The vectors are copied into `tests/vectors/` so that the crate tests on
+//! its own; when the project's `shared/vectors/` is beside the checkout, the
+//! copies are checked to be identical.
+
+use std::path::Path;
+
+use dvonn_core::perft::{PerftMode, perft};
+use dvonn_core::{Color, Move, Position};
+
+const PERFT: &str = include_str!("vectors/perft.txt");
+const GAMES: &str = include_str!("vectors/games.txt");
+
+/// `(position, [(depth, count)])` from perft.txt.
+fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
+    PERFT
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(" ;");
+            let position = parts
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
+            let counts = parts
+                .map(|part| {
+                    let (depth, count) = part.trim().split_once(' ').unwrap();
+                    (
+                        depth.trim_start_matches('D').parse().unwrap(),
+                        count.parse().unwrap(),
+                    )
+                })
+                .collect();
+            (position, counts)
+        })
+        .collect()
+}
+
+#[test]
+fn perft_bulk_matches_every_vector() {
+    for (position, counts) in perft_vectors() {
+        for &(depth, expected) in &counts {
+            assert_eq!(
+                perft(&position, depth, PerftMode::Bulk),
+                expected,
+                "{position} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn perft_make_every_leaf_matches_every_vector() {
+    for (position, counts) in perft_vectors() {
+        // The deepest counts take seconds in this mode; depth 3 covers every
+        // position and the bulk test covers the rest.
+        for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= 3) {
+            assert_eq!(
+                perft(&position, depth, PerftMode::MakeEveryLeaf),
+                expected,
+                "{position} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_game_replays_to_its_score() {
+    let mut games = 0;
+    for line in GAMES
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let mut words = line.split_whitespace();
+        let score = words.next().unwrap();
+        let mut position = Position::new();
+        for (ply, word) in words.enumerate() {
+            let mv: Move = word.parse().unwrap();
+            position
+                .play(mv)
+                .unwrap_or_else(|e| panic!("game {games}, ply {ply}: {e}"));
+            assert_eq!(position.hash(), position.hash_from_scratch());
+        }
+        assert!(position.is_game_over(), "game {games} is not over");
+        let result = format!(
+            "{}-{}",
+            position.pieces(Color::White),
+            position.pieces(Color::Black)
+        );
+        assert_eq!(result, score, "game {games}");
+        games += 1;
+    }
+    assert_eq!(games, 5);
+}
+
+#[test]
+fn the_copies_equal_the_shared_vectors_when_present() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors");
+    if !shared.is_dir() {
+        return;
+    }
+    for (name, copy) in [("perft.txt", PERFT), ("games.txt", GAMES)] {
+        let original = std::fs::read_to_string(shared.join(name)).unwrap();
+        assert_eq!(
+            original, copy,
+            "tests/vectors/{name} differs from shared/vectors/{name}"
+        );
+    }
+}
