@@ -2,9 +2,7 @@
 //! sets one or more steps in a direction.
 
 use std::fmt;
-use std::ops::{
-    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
-};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
 
 use crate::cell::{Cell, Direction, GRID_BITS};
 
@@ -85,11 +83,7 @@ impl Bitboard {
 
     /// The set whose bits are `bits`, if every set bit is a cell.
     pub const fn from_bits(bits: u64) -> Option<Bitboard> {
-        if bits & !FULL_BITS == 0 {
-            Some(Bitboard(bits))
-        } else {
-            None
-        }
+        if bits & !FULL_BITS == 0 { Some(Bitboard(bits)) } else { None }
     }
 
     /// The raw bits (bit [`Cell::bit`] for each cell in the set).
@@ -144,11 +138,7 @@ impl Bitboard {
     /// The lowest cell of the set (in canonical order), if any.
     #[inline(always)]
     pub const fn first(self) -> Option<Cell> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Cell::from_bit_unchecked(self.0.trailing_zeros()))
-        }
+        if self.0 == 0 { None } else { Some(Cell::from_bit_unchecked(self.0.trailing_zeros())) }
     }
 
     /// Every cell of the set moved `distance` steps in `direction`; cells that
@@ -307,11 +297,8 @@ impl fmt::Debug for Bitboard {
         for y in (0..5).rev() {
             let indent = 2 * (4 - y) as usize;
             write!(f, "  {:indent$}", "")?;
-            let cells: Vec<&str> = Cell::ALL
-                .iter()
-                .filter(|c| c.y() == y)
-                .map(|c| if self.contains(*c) { "x" } else { "." })
-                .collect();
+            let cells: Vec<&str> =
+                Cell::ALL.iter().filter(|c| c.y() == y).map(|c| if self.contains(*c) { "x" } else { "." }).collect();
             writeln!(f, "{}", cells.join("   "))?;
         }
         write!(f, ")")
@@ -334,11 +321,7 @@ mod tests {
             for d in Direction::ALL {
                 for distance in 0..12 {
                     let expected: Bitboard = c.step(d, distance as i32).into_iter().collect();
-                    assert_eq!(
-                        Bitboard::from(c).shift(d, distance),
-                        expected,
-                        "{c} {d:?} {distance}"
-                    );
+                    assert_eq!(Bitboard::from(c).shift(d, distance), expected, "{c} {d:?} {distance}");
                 }
             }
         }
@@ -347,10 +330,7 @@ mod tests {
     #[test]
     fn neighbours_are_the_union_of_single_steps() {
         for c in Cell::ALL {
-            let expected: Bitboard = Direction::ALL
-                .iter()
-                .filter_map(|d| c.step(*d, 1))
-                .collect();
+            let expected: Bitboard = Direction::ALL.iter().filter_map(|d| c.step(*d, 1)).collect();
             assert_eq!(Bitboard::from(c).neighbours(), expected);
         }
     }
@@ -367,10 +347,7 @@ mod tests {
             assert!(!surrounded.contains(n));
         }
         assert!(surrounded.contains(cell("G3")));
-        assert!(
-            !surrounded.contains(cell("A3")),
-            "edge cells never surrounded"
-        );
+        assert!(!surrounded.contains(cell("A3")), "edge cells never surrounded");
     }
 
     #[test]
@@ -378,14 +355,8 @@ mod tests {
         let a: Bitboard = [cell("A1"), cell("E3"), cell("K5")].into_iter().collect();
         assert_eq!((!a).len(), 46);
         assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
-        assert_eq!(
-            a - Bitboard::from(cell("E3")),
-            [cell("A1"), cell("K5")].into_iter().collect()
-        );
-        assert_eq!(
-            a.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            ["A1", "E3", "K5"]
-        );
+        assert_eq!(a - Bitboard::from(cell("E3")), [cell("A1"), cell("K5")].into_iter().collect());
+        assert_eq!(a.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["A1", "E3", "K5"]);
         assert_eq!(Bitboard::from_bits(1 << 9), None, "bit 9 is not a cell");
         assert_eq!(a.first(), Some(cell("A1")));
     }

@@ -15,6 +15,9 @@ use std::str::FromStr;
 pub(crate) const GRID_WIDTH: i32 = 11;
 /// Number of bits of the padded grid that can hold a cell.
 pub(crate) const GRID_BITS: usize = 55;
+/// Length of per-cell tables indexed by [`Cell::slot`]: a power of two, so
+/// that indexing with a masked bit needs no bounds check.
+pub(crate) const SLOTS: usize = 64;
 
 /// Whether `(x, y)` is a cell of the board (`RULES.md`).
 const fn on_board(x: i32, y: i32) -> bool {
@@ -113,8 +116,8 @@ const ALL_CELLS: [Cell; 49] = {
 };
 
 /// Canonical index of each grid bit (`u8::MAX` off the board).
-const INDEX_OF_BIT: [u8; GRID_BITS] = {
-    let mut table = [u8::MAX; GRID_BITS];
+const INDEX_OF_BIT: [u8; SLOTS] = {
+    let mut table = [u8::MAX; SLOTS];
     let mut i = 0;
     while i < 49 {
         table[ALL_CELLS[i].0 as usize] = i as u8;
@@ -129,29 +132,17 @@ impl Cell {
 
     /// The cell at axial coordinates `(x, y)`, if it is on the board.
     pub const fn new(x: i32, y: i32) -> Option<Cell> {
-        if on_board(x, y) {
-            Some(Cell((y * GRID_WIDTH + x) as u8))
-        } else {
-            None
-        }
+        if on_board(x, y) { Some(Cell((y * GRID_WIDTH + x) as u8)) } else { None }
     }
 
     /// The cell with canonical index `index` (0..49), row-major from row 1.
     pub const fn from_index(index: usize) -> Option<Cell> {
-        if index < 49 {
-            Some(ALL_CELLS[index])
-        } else {
-            None
-        }
+        if index < 49 { Some(ALL_CELLS[index]) } else { None }
     }
 
     /// The cell at bit `bit` of a bitboard, if that bit is a cell.
     pub const fn from_bit(bit: u32) -> Option<Cell> {
-        if (bit as usize) < GRID_BITS && INDEX_OF_BIT[bit as usize] != u8::MAX {
-            Some(Cell(bit as u8))
-        } else {
-            None
-        }
+        if (bit as usize) < GRID_BITS && INDEX_OF_BIT[bit as usize] != u8::MAX { Some(Cell(bit as u8)) } else { None }
     }
 
     /// A cell from a bit known to be on the board (bitboard iteration).
@@ -165,7 +156,14 @@ impl Cell {
     /// tables indexed per cell.
     #[inline]
     pub const fn index(self) -> usize {
-        INDEX_OF_BIT[self.0 as usize] as usize
+        INDEX_OF_BIT[self.slot()] as usize
+    }
+
+    /// The index of this cell in per-cell tables of [`SLOTS`] entries: its
+    /// bit, masked so that the compiler can see it is in bounds.
+    #[inline(always)]
+    pub(crate) const fn slot(self) -> usize {
+        (self.0 as usize) & (SLOTS - 1)
     }
 
     /// The bit of this cell in a [`Bitboard`](crate::Bitboard) (0..55; the
@@ -205,31 +203,15 @@ impl Cell {
         let dx = to.x() - self.x();
         let dy = to.y() - self.y();
         let (direction, distance) = if dy == 0 {
-            if dx > 0 {
-                (Direction::East, dx)
-            } else {
-                (Direction::West, -dx)
-            }
+            if dx > 0 { (Direction::East, dx) } else { (Direction::West, -dx) }
         } else if dx == 0 {
-            if dy > 0 {
-                (Direction::NorthWest, dy)
-            } else {
-                (Direction::SouthEast, -dy)
-            }
+            if dy > 0 { (Direction::NorthWest, dy) } else { (Direction::SouthEast, -dy) }
         } else if dx == dy {
-            if dx > 0 {
-                (Direction::NorthEast, dx)
-            } else {
-                (Direction::SouthWest, -dx)
-            }
+            if dx > 0 { (Direction::NorthEast, dx) } else { (Direction::SouthWest, -dx) }
         } else {
             return None;
         };
-        if distance == 0 {
-            None
-        } else {
-            Some((direction, distance))
-        }
+        if distance == 0 { None } else { Some((direction, distance)) }
     }
 
     /// Whether all six neighbours of this cell exist (it is not on the edge).
@@ -263,10 +245,7 @@ impl Cell {
                 if !letter.is_ascii_uppercase() || !digit.is_ascii_digit() {
                     return None;
                 }
-                Cell::new(
-                    i32::from(letter - b'A'),
-                    i32::from(*digit) - i32::from(b'1'),
-                )
+                Cell::new(i32::from(letter - b'A'), i32::from(*digit) - i32::from(b'1'))
             }
             _ => None,
         }
@@ -275,18 +254,14 @@ impl Cell {
 
 /// Text that is not a cell of the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{text:?} is not a cell (a column letter A-K and a row digit 1-5 that name one of the 49 cells, like E3)"
-)]
+#[error("{text:?} is not a cell (a column letter A-K and a row digit 1-5 that name one of the 49 cells, like E3)")]
 pub struct CellParseError {
     text: String,
 }
 
 impl CellParseError {
     fn new(text: &str) -> CellParseError {
-        CellParseError {
-            text: text.chars().take(16).collect(),
-        }
+        CellParseError { text: text.chars().take(16).collect() }
     }
 }
 
@@ -321,14 +296,7 @@ mod tests {
     fn the_board_has_the_rows_of_the_rule_book() {
         let rows: Vec<String> = (0..5)
             .rev()
-            .map(|y| {
-                Cell::ALL
-                    .iter()
-                    .filter(|c| c.y() == y)
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|y| Cell::ALL.iter().filter(|c| c.y() == y).map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
             .collect();
         assert_eq!(
             rows,

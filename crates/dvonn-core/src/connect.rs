@@ -3,11 +3,11 @@
 //! nothing off without filling.
 
 use crate::bitboard::Bitboard;
-use crate::cell::{Cell, GRID_BITS};
+use crate::cell::{Cell, SLOTS};
 
 /// `NEIGHBOUR_BITS[bit]`: the neighbours of the cell at `bit`.
-const NEIGHBOUR_BITS: [u64; GRID_BITS] = {
-    let mut table = [0u64; GRID_BITS];
+const NEIGHBOUR_BITS: [u64; SLOTS] = {
+    let mut table = [0u64; SLOTS];
     let mut i = 0;
     while i < 49 {
         let cell = Cell::ALL[i];
@@ -17,20 +17,36 @@ const NEIGHBOUR_BITS: [u64; GRID_BITS] = {
     table
 };
 
-/// Bit `ring` is set when the 6-bit ring pattern `ring` (bit `i`: the
-/// neighbour in direction `Direction::ALL[i]` is occupied) holds two or more
-/// separate runs of occupied cells.
+/// After rotating a board right by a cell's bit, its neighbours sit at these
+/// bits: E 1, NW 11, NE 12, SW 52, SE 53, W 63.
+///
+/// Multiplying by [`GATHER`] copies them, without carries, to bits 58..=63
+/// in that order, so the top six bits of the product are the neighbours'
+/// occupancy: bit 0 E, 1 NW, 2 NE, 3 SW, 4 SE, 5 W.
+const GATHER: u64 = 1 | 1 << 9 | 1 << 48 | 1 << 57;
+
+/// The gathered bit of each direction in ring order (E, NE, NW, W, SW, SE).
+const GATHERED_RING_ORDER: [u32; 6] = [0, 2, 1, 5, 3, 4];
+
+/// Bit `pattern` is set when the gathered 6-bit neighbour pattern holds two
+/// or more separate runs of occupied cells around the cell.
 const SPLIT_RINGS: u64 = {
     let mut table = 0u64;
-    let mut ring: u64 = 0;
-    while ring < 64 {
+    let mut pattern: u64 = 0;
+    while pattern < 64 {
+        let mut ring = 0u64;
+        let mut i = 0;
+        while i < 6 {
+            ring |= (pattern >> GATHERED_RING_ORDER[i] & 1) << i;
+            i += 1;
+        }
         // A run starts at i when i is occupied and the cell before it is not.
         let previous = ((ring << 1) | (ring >> 5)) & 0x3F;
         let starts = ring & !previous;
         if starts.count_ones() >= 2 {
-            table |= 1 << ring;
+            table |= 1 << pattern;
         }
-        ring += 1;
+        pattern += 1;
     }
     table
 };
@@ -41,17 +57,11 @@ const SPLIT_RINGS: u64 = {
 /// through the run, so every path through `vacated` has a detour.
 #[inline(always)]
 pub(crate) fn may_split(occupied: Bitboard, vacated: Cell) -> bool {
-    let s = vacated.bit();
-    // Rotate so that the neighbours sit at fixed bits: E 1, NE 12, NW 11,
-    // W 63, SW 52, SE 53. Masking first keeps wrapped cells out.
-    let x = (occupied.0 & NEIGHBOUR_BITS[s as usize]).rotate_right(s);
-    let ring = (x >> 1 & 1)
-        | (x >> 12 & 1) << 1
-        | (x >> 11 & 1) << 2
-        | (x >> 63) << 3
-        | (x >> 52 & 1) << 4
-        | (x >> 53 & 1) << 5;
-    SPLIT_RINGS >> ring & 1 != 0
+    // Masking with the neighbours keeps wrapped cells out; the rotation puts
+    // the neighbours at the fixed bits that GATHER collects.
+    let around = (occupied.0 & NEIGHBOUR_BITS[vacated.slot()]).rotate_right(vacated.bit());
+    let pattern = around.wrapping_mul(GATHER) >> 58;
+    SPLIT_RINGS >> pattern & 1 != 0
 }
 
 /// The cells of `within` joined to `seeds` by chains of neighbouring cells
@@ -74,10 +84,7 @@ mod tests {
     use crate::cell::Direction;
 
     fn cells(names: &str) -> Bitboard {
-        names
-            .split_whitespace()
-            .map(|n| n.parse::<Cell>().unwrap())
-            .collect()
+        names.split_whitespace().map(|n| n.parse::<Cell>().unwrap()).collect()
     }
 
     #[test]
@@ -96,24 +103,17 @@ mod tests {
         // K3 is the east end of row 3; the bit after it is B4's neighbour row.
         let k3: Cell = "K3".parse().unwrap();
         let board = cells("J3 K4 A3 C5 B4");
-        assert!(
-            !may_split(board, k3),
-            "only J3 and K4 neighbour K3, and they touch"
-        );
+        assert!(!may_split(board, k3), "only J3 and K4 neighbour K3, and they touch");
     }
 
     #[test]
     fn may_split_agrees_with_a_flood_fill_on_every_ring() {
         let e3: Cell = "E3".parse().unwrap();
         for ring in 0u32..64 {
-            let around: Bitboard = (0..6)
-                .filter(|i| ring >> i & 1 != 0)
-                .map(|i| e3.step(Direction::ALL[i], 1).unwrap())
-                .collect();
+            let around: Bitboard =
+                (0..6).filter(|i| ring >> i & 1 != 0).map(|i| e3.step(Direction::ALL[i], 1).unwrap()).collect();
             let pieces: Vec<Cell> = around.iter().collect();
-            let connected = pieces
-                .first()
-                .is_none_or(|first| reachable(Bitboard::from(*first), around) == around);
+            let connected = pieces.first().is_none_or(|first| reachable(Bitboard::from(*first), around) == around);
             assert_eq!(may_split(around, e3), !connected, "ring {ring:06b}");
         }
     }

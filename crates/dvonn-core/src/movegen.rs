@@ -11,7 +11,7 @@ use crate::bitboard::Bitboard;
 use crate::cell::{Cell, Direction};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
-use crate::position::{MAX_JUMP, Phase, Position};
+use crate::position::{MAX_JUMP, Phase, Position, height_class};
 
 /// The longest jump along a north-east/south-west or north-west/south-east
 /// line: the board has five rows.
@@ -45,9 +45,7 @@ pub enum IllegalMoveReason {
     #[error("{1} is not on a straight line from {0}")]
     NotInLine(Cell, Cell),
     /// The distance is not the stack's height.
-    #[error(
-        "the stack on {from} has height {height}, so it must move exactly {height} cells, not {distance}"
-    )]
+    #[error("the stack on {from} has height {height}, so it must move exactly {height} cells, not {distance}")]
     WrongDistance {
         /// Source cell.
         from: Cell,
@@ -74,10 +72,6 @@ pub struct IllegalMoveError {
     pub reason: IllegalMoveReason,
 }
 
-/// The directions a jump of a given length can take.
-const ALL_DIRECTIONS: &[Direction] = &Direction::ALL;
-const ROW_DIRECTIONS: &[Direction] = &[Direction::East, Direction::West];
-
 impl Position {
     /// The stacks of `color` that can move at all: owned and not surrounded
     /// (height is checked per height set).
@@ -86,29 +80,43 @@ impl Position {
         self.owned[color.index()] - self.occupied.surrounded()
     }
 
-    /// Calls `f(height, direction, targets)` for every non-empty set of
-    /// landing cells of `color`'s jumps.
+    /// Calls `f(offset, targets)` for the landing cells of `color`'s jumps,
+    /// one set per height and direction, where `offset` is the change of bit
+    /// index from source to target. Unrolled by direction so that every
+    /// shift is a constant one.
     #[inline(always)]
-    fn for_each_jump_set(&self, color: Color, mut f: impl FnMut(u8, Direction, Bitboard)) {
+    fn for_each_jump_set(&self, color: Color, mut f: impl FnMut(i32, Bitboard)) {
         let movable = self.movable(color);
-        if movable.is_empty() {
-            return;
-        }
-        for height in 1..=MAX_JUMP {
-            let sources = movable & self.by_height[usize::from(height) - 1];
+        let occupied = self.occupied;
+        let mut jumps = |sources: Bitboard, direction: Direction, height: u8| {
+            let targets = sources.shift(direction, u32::from(height)) & occupied;
+            if !targets.is_empty() {
+                f(direction.bit_offset() * i32::from(height), targets);
+            }
+        };
+        for height in 1..=MAX_VERTICAL_JUMP {
+            let sources = movable & self.by_height[height_class(height)];
             if sources.is_empty() {
                 continue;
             }
-            let directions = if height <= MAX_VERTICAL_JUMP {
-                ALL_DIRECTIONS
-            } else {
-                ROW_DIRECTIONS
-            };
-            for &direction in directions {
-                let targets = sources.shift(direction, u32::from(height)) & self.occupied;
-                if !targets.is_empty() {
-                    f(height, direction, targets);
-                }
+            jumps(sources, Direction::East, height);
+            jumps(sources, Direction::NorthEast, height);
+            jumps(sources, Direction::NorthWest, height);
+            jumps(sources, Direction::West, height);
+            jumps(sources, Direction::SouthWest, height);
+            jumps(sources, Direction::SouthEast, height);
+        }
+        // Longer jumps only run along rows; most positions have none.
+        let long_classes = height_class(MAX_VERTICAL_JUMP + 1)..height_class(MAX_JUMP) + 1;
+        let long = self.by_height[long_classes].iter().fold(Bitboard::EMPTY, |set, class| set | *class);
+        if !movable.intersects(long) {
+            return;
+        }
+        for height in MAX_VERTICAL_JUMP + 1..=MAX_JUMP {
+            let sources = movable & self.by_height[height_class(height)];
+            if !sources.is_empty() {
+                jumps(sources, Direction::East, height);
+                jumps(sources, Direction::West, height);
             }
         }
     }
@@ -117,26 +125,16 @@ impl Position {
     #[inline]
     pub fn count_jumps(&self, color: Color) -> u32 {
         let mut count = 0;
-        self.for_each_jump_set(color, |_, _, targets| count += targets.len());
+        self.for_each_jump_set(color, |_, targets| count += targets.len());
         count
     }
 
     /// Whether `color` has at least one jump.
     #[inline]
     pub fn has_jump(&self, color: Color) -> bool {
-        let movable = self.movable(color);
-        if movable.is_empty() {
-            return false;
-        }
-        (1..=MAX_JUMP).any(|height| {
-            let sources = movable & self.by_height[usize::from(height) - 1];
-            !sources.is_empty()
-                && Direction::ALL.iter().any(|&d| {
-                    sources
-                        .shift(d, u32::from(height))
-                        .intersects(self.occupied)
-                })
-        })
+        let mut any = false;
+        self.for_each_jump_set(color, |_, _| any = true);
+        any
     }
 
     /// The legal moves: the empty cells in placement; in movement the
@@ -155,8 +153,7 @@ impl Position {
             Phase::Placement => moves.extend((!self.occupied).iter().map(Move::Place)),
             Phase::Movement => {
                 let before = moves.len();
-                self.for_each_jump_set(self.side, |height, direction, targets| {
-                    let offset = direction.bit_offset() * i32::from(height);
+                self.for_each_jump_set(self.side, |offset, targets| {
                     for to in targets {
                         let from = Cell::from_bit_unchecked((to.bit() as i32 - offset) as u32);
                         moves.push(Move::Jump { from, to });
@@ -204,12 +201,8 @@ impl Position {
                     Ok(())
                 }
             }
-            (Move::Place(_), Phase::Movement) => {
-                Err(self.game_over_or(IllegalMoveReason::NotPlacementPhase))
-            }
-            (Move::Jump { .. } | Move::Pass, Phase::Placement) => {
-                Err(IllegalMoveReason::NotMovementPhase)
-            }
+            (Move::Place(_), Phase::Movement) => Err(self.game_over_or(IllegalMoveReason::NotPlacementPhase)),
+            (Move::Jump { .. } | Move::Pass, Phase::Placement) => Err(IllegalMoveReason::NotMovementPhase),
             (Move::Jump { from, to }, Phase::Movement) => self.check_jump(from, to),
             (Move::Pass, Phase::Movement) => {
                 if self.has_jump(self.side) {
@@ -225,11 +218,7 @@ impl Position {
 
     /// `reason`, unless the game is over, which explains more.
     fn game_over_or(&self, reason: IllegalMoveReason) -> IllegalMoveReason {
-        if self.is_game_over() {
-            IllegalMoveReason::GameOver
-        } else {
-            reason
-        }
+        if self.is_game_over() { IllegalMoveReason::GameOver } else { reason }
     }
 
     fn check_jump(&self, from: Cell, to: Cell) -> Result<(), IllegalMoveReason> {
@@ -247,11 +236,7 @@ impl Position {
             return Err(IllegalMoveReason::NotInLine(from, to));
         };
         if distance != i32::from(height) {
-            return Err(IllegalMoveReason::WrongDistance {
-                from,
-                height,
-                distance: distance as u8,
-            });
+            return Err(IllegalMoveReason::WrongDistance { from, height, distance: distance as u8 });
         }
         if !self.occupied.contains(to) {
             return Err(IllegalMoveReason::EmptyDestination(to));
@@ -266,9 +251,7 @@ mod tests {
 
     #[test]
     fn the_full_board_offers_49_moves() {
-        let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
-            .parse()
-            .unwrap();
+        let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
         let moves = position.legal_moves();
         assert_eq!(moves.len(), 49);
         assert_eq!(position.count_legal_moves(), 49);
@@ -279,18 +262,12 @@ mod tests {
 
     #[test]
     fn a_player_without_moves_passes_and_the_game_ends_when_both_are_stuck() {
-        let stuck: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
-            .parse()
-            .unwrap();
+        let stuck: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
         assert!(!stuck.is_game_over());
-        let pass: Position = "BBBBBBBBB/BWWWWWWBBB/BWWWWWWWWWB/BWWWWWWWWB/DDDBBBBBB w m"
-            .parse()
-            .unwrap();
+        let pass: Position = "BBBBBBBBB/BWWWWWWBBB/BWWWWWWWWWB/BWWWWWWWWB/DDDBBBBBB w m".parse().unwrap();
         assert_eq!(pass.legal_moves().as_slice(), &[Move::Pass]);
         assert!(pass.is_legal(Move::Pass));
-        let over: Position = "........./........../....W2*....../........../......... w m"
-            .parse()
-            .unwrap();
+        let over: Position = "........./........../....W2*....../........../......... w m".parse().unwrap();
         assert!(over.legal_moves().is_empty());
         assert!(over.is_game_over());
         assert_eq!(over.check(Move::Pass), Err(IllegalMoveReason::GameOver));

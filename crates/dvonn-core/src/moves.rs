@@ -69,10 +69,7 @@ impl Move {
     pub fn candidates() -> impl Iterator<Item = Move> {
         let places = Cell::ALL.into_iter().map(Move::Place);
         let jumps = Cell::ALL.into_iter().flat_map(|from| {
-            Cell::ALL
-                .into_iter()
-                .filter(move |to| *to != from)
-                .map(move |to| Move::Jump { from, to })
+            Cell::ALL.into_iter().filter(move |to| *to != from).map(move |to| Move::Jump { from, to })
         });
         places.chain(jumps).chain(std::iter::once(Move::Pass))
     }

@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
 use crate::bitboard::Bitboard;
-use crate::cell::{Cell, GRID_BITS};
+use crate::cell::{Cell, SLOTS};
 use crate::color::Color;
 use crate::connect::{may_split, reachable};
 use crate::moves::Move;
@@ -37,6 +37,17 @@ impl Phase {
 /// The longest jump a stack can make: the longest line on the board has 11
 /// cells. Taller stacks never move.
 pub const MAX_JUMP: u8 = 10;
+
+/// Heights 1..=10 each, then one class for every taller stack.
+const HEIGHT_CLASSES: usize = MAX_JUMP as usize + 1;
+
+/// The index into `Position::by_height` of a height of 1 or more (written so
+/// that the compiler sees it is in bounds for any `u8`).
+#[inline(always)]
+pub(crate) const fn height_class(height: u8) -> usize {
+    let class = height.wrapping_sub(1);
+    (if class > MAX_JUMP { MAX_JUMP } else { class }) as usize
+}
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,11 +82,12 @@ pub struct Position {
     pub(crate) owned: [Bitboard; 2],
     /// Stacks holding at least one DVONN piece.
     pub(crate) dvonn: Bitboard,
-    /// `by_height[h - 1]`: the stacks of height `h`, for the heights that can
-    /// move (1..=10), so move generation works on whole sets.
-    pub(crate) by_height: [Bitboard; MAX_JUMP as usize],
+    /// `by_height[height_class(h)]`: the stacks of height `h` for the heights
+    /// that can move (1..=10), then all taller stacks together, so that move
+    /// generation works on whole sets.
+    pub(crate) by_height: [Bitboard; HEIGHT_CLASSES],
     /// Height of the stack on each bit (0: empty).
-    pub(crate) heights: [u8; GRID_BITS],
+    pub(crate) heights: [u8; SLOTS],
     /// Pieces in the stacks each player owns: the score.
     pub(crate) pieces: [u8; 2],
     pub(crate) side: Color,
@@ -97,8 +109,8 @@ impl Position {
             occupied: Bitboard::EMPTY,
             owned: [Bitboard::EMPTY; 2],
             dvonn: Bitboard::EMPTY,
-            by_height: [Bitboard::EMPTY; MAX_JUMP as usize],
-            heights: [0; GRID_BITS],
+            by_height: [Bitboard::EMPTY; HEIGHT_CLASSES],
+            heights: [0; SLOTS],
             pieces: [0; 2],
             side: Color::White,
             phase: Phase::Placement,
@@ -112,18 +124,10 @@ impl Position {
     pub fn random_setup<R: Rng + ?Sized>(rng: &mut R) -> Position {
         let mut pieces = [Stack::LONE_DVONN; 49];
         for (i, piece) in pieces.iter_mut().enumerate().skip(3) {
-            *piece = Stack::single(if i % 2 == 1 {
-                Color::White
-            } else {
-                Color::Black
-            });
+            *piece = Stack::single(if i % 2 == 1 { Color::White } else { Color::Black });
         }
         pieces.shuffle(rng);
-        let setup = Setup {
-            stacks: pieces.map(Some),
-            side: Color::White,
-            phase: Phase::Movement,
-        };
+        let setup = Setup { stacks: pieces.map(Some), side: Color::White, phase: Phase::Movement };
         Position::from_setup_unchecked(&setup)
     }
 
@@ -163,21 +167,15 @@ impl Position {
 
     /// The unvalidated description of this position.
     pub fn to_setup(&self) -> Setup {
-        Setup {
-            stacks: Cell::ALL.map(|cell| self.stack_at(cell)),
-            side: self.side,
-            phase: self.phase,
-        }
+        Setup { stacks: Cell::ALL.map(|cell| self.stack_at(cell)), side: self.side, phase: self.phase }
     }
 
     /// Adds `stack` on the empty `cell`, updating every cache but the hash.
     fn put_stack(&mut self, cell: Cell, stack: Stack) {
         let bit = Bitboard::from(cell);
         self.occupied |= bit;
-        self.heights[cell.bit() as usize] = stack.height();
-        if stack.height() <= MAX_JUMP {
-            self.by_height[usize::from(stack.height()) - 1] |= bit;
-        }
+        self.heights[cell.slot()] = stack.height();
+        self.by_height[height_class(stack.height())] |= bit;
         if stack.has_dvonn() {
             self.dvonn |= bit;
         }
@@ -208,19 +206,9 @@ impl Position {
     /// The hash computed from the stacks alone, ignoring the incremental
     /// value: equal to [`Position::hash`] in every reachable position.
     pub fn hash_from_scratch(&self) -> u64 {
-        let stacks = Cell::ALL
-            .into_iter()
-            .filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack)));
-        let side = if self.side == Color::Black {
-            SIDE_KEY
-        } else {
-            0
-        };
-        let phase = if self.phase == Phase::Movement {
-            MOVEMENT_KEY
-        } else {
-            0
-        };
+        let stacks = Cell::ALL.into_iter().filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack)));
+        let side = if self.side == Color::Black { SIDE_KEY } else { 0 };
+        let phase = if self.phase == Phase::Movement { MOVEMENT_KEY } else { 0 };
         stacks.fold(side ^ phase, |hash, key| hash ^ key)
     }
 
@@ -253,23 +241,19 @@ impl Position {
     }
 
     /// The stacks that can never move again: too tall for any line.
-    pub fn too_tall(&self) -> Bitboard {
-        let movable_heights = self
-            .by_height
-            .iter()
-            .fold(Bitboard::EMPTY, |set, h| set | *h);
-        self.occupied - movable_heights
+    pub const fn too_tall(&self) -> Bitboard {
+        self.by_height[MAX_JUMP as usize]
     }
 
     /// The height of the stack on `cell` (0 when empty).
     #[inline(always)]
     pub const fn height_at(&self, cell: Cell) -> u8 {
-        self.heights[cell.bit() as usize]
+        self.heights[cell.slot()]
     }
 
     /// The stack on `cell`, if any.
     pub const fn stack_at(&self, cell: Cell) -> Option<Stack> {
-        let height = self.heights[cell.bit() as usize];
+        let height = self.heights[cell.slot()];
         if height == 0 {
             return None;
         }
@@ -310,9 +294,7 @@ impl Position {
 
     /// Whether neither player can move: the game is over.
     pub fn is_game_over(&self) -> bool {
-        self.phase == Phase::Movement
-            && !self.has_jump(Color::White)
-            && !self.has_jump(Color::Black)
+        self.phase == Phase::Movement && !self.has_jump(Color::White) && !self.has_jump(Color::Black)
     }
 
     /// The result, once the game is over (`None` while it goes on).
@@ -342,14 +324,13 @@ impl Position {
     /// assert_eq!(position.to_string(), "........./........../..W2*......../........../......... b m");
     /// ```
     pub fn play(&mut self, mv: Move) -> Result<Bitboard, crate::IllegalMoveError> {
-        self.check(mv)
-            .map_err(|reason| crate::IllegalMoveError { mv, reason })?;
+        self.check(mv).map_err(|reason| crate::IllegalMoveError { mv, reason })?;
         Ok(self.play_unchecked(mv))
     }
 
     /// Plays `mv`, which must be legal (checked only by debug assertions).
     /// Returns the cells whose stacks were removed as cut off.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
         debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
         match mv {
@@ -368,11 +349,7 @@ impl Position {
 
     fn place(&mut self, cell: Cell) {
         let placed = self.occupied.len();
-        let stack = if placed < 3 {
-            Stack::LONE_DVONN
-        } else {
-            Stack::single(self.side)
-        };
+        let stack = if placed < 3 { Stack::LONE_DVONN } else { Stack::single(self.side) };
         self.put_stack(cell, stack);
         self.hash ^= stack_key(cell, stack);
         if placed + 1 == u32::from(TOTAL_PIECES) {
@@ -385,52 +362,50 @@ impl Position {
         }
     }
 
+    /// A movement, written without data-dependent branches: the hot path of
+    /// search and perft.
     #[inline(always)]
     fn jump(&mut self, from: Cell, to: Cell) -> Bitboard {
-        let me = self.side;
+        let me = self.side.index();
+        let opponent = me ^ 1;
         let (from_bit, to_bit) = (Bitboard::from(from), Bitboard::from(to));
-        let from_height = self.heights[from.bit() as usize];
-        let to_height = self.heights[to.bit() as usize];
+        let from_height = self.heights[from.slot()];
+        let to_height = self.heights[to.slot()];
         let height = from_height + to_height;
         let from_dvonn = self.dvonn.intersects(from_bit);
         let to_dvonn = self.dvonn.intersects(to_bit);
-        let to_owner = self.owner_at(to);
+        let to_mine = self.owned[me].intersects(to_bit);
+        let to_theirs = self.owned[opponent].intersects(to_bit);
 
+        // Kind indices as in `zobrist::kind_index`: 0 lone DVONN, 1 + colour
+        // + 2 * DVONN for coloured tops.
+        let to_kind = if to_mine | to_theirs {
+            1 + (if to_mine { me } else { opponent }) + 2 * to_dvonn as usize
+        } else {
+            0
+        };
         self.hash ^= SIDE_KEY
-            ^ stack_key_parts(from, from_height, kind_index(Some(me), from_dvonn))
-            ^ stack_key_parts(to, to_height, kind_index(to_owner, to_dvonn))
-            ^ stack_key_parts(to, height, kind_index(Some(me), from_dvonn || to_dvonn));
+            ^ stack_key_parts(from, from_height, 1 + me + 2 * from_dvonn as usize)
+            ^ stack_key_parts(to, to_height, to_kind)
+            ^ stack_key_parts(to, height, 1 + me + 2 * (from_dvonn | to_dvonn) as usize);
 
         self.occupied -= from_bit;
-        self.owned[me.index()] = (self.owned[me.index()] - from_bit) | to_bit;
-        self.owned[me.opponent().index()] -= to_bit;
-        if from_dvonn {
-            self.dvonn = (self.dvonn - from_bit) | to_bit;
-        }
-        self.by_height[usize::from(from_height) - 1] -= from_bit;
-        if to_height <= MAX_JUMP {
-            self.by_height[usize::from(to_height) - 1] -= to_bit;
-        }
-        if height <= MAX_JUMP {
-            self.by_height[usize::from(height) - 1] |= to_bit;
-        }
-        self.heights[from.bit() as usize] = 0;
-        self.heights[to.bit() as usize] = height;
-        match to_owner {
-            Some(owner) if owner == me => {}
-            Some(owner) => {
-                self.pieces[me.index()] += to_height;
-                self.pieces[owner.index()] -= to_height;
-            }
-            None => self.pieces[me.index()] += to_height,
-        }
-        self.side = !me;
+        self.owned[me] = (self.owned[me] - from_bit) | to_bit;
+        self.owned[opponent] -= to_bit;
+        // A DVONN piece in the moving stack travels with it.
+        self.dvonn = (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn)));
+        self.by_height[height_class(from_height)] -= from_bit;
+        self.by_height[height_class(to_height)] -= to_bit;
+        self.by_height[height_class(height)] |= to_bit;
+        self.heights[from.slot()] = 0;
+        self.heights[to.slot()] = height;
+        // The mover gains the pieces he lands on unless they were his; the
+        // opponent loses them if they were his.
+        self.pieces[me] += to_height * u8::from(!to_mine);
+        self.pieces[opponent] -= to_height * u8::from(to_theirs);
+        self.side = self.side.opponent();
 
-        if from_dvonn || may_split(self.occupied, from) {
-            self.remove_disconnected()
-        } else {
-            Bitboard::EMPTY
-        }
+        if from_dvonn || may_split(self.occupied, from) { self.remove_disconnected() } else { Bitboard::EMPTY }
     }
 
     /// Removes every stack not joined to a DVONN piece; returns their cells.
@@ -446,10 +421,8 @@ impl Position {
                 self.owned[owner.index()] -= bit;
                 self.pieces[owner.index()] -= stack.height();
             }
-            if stack.height() <= MAX_JUMP {
-                self.by_height[usize::from(stack.height()) - 1] -= bit;
-            }
-            self.heights[cell.bit() as usize] = 0;
+            self.by_height[height_class(stack.height())] -= bit;
+            self.heights[cell.slot()] = 0;
         }
         removed
     }
@@ -467,11 +440,7 @@ mod tests {
 
     #[test]
     fn a_position_stays_small() {
-        assert!(
-            std::mem::size_of::<Position>() <= 192,
-            "{}",
-            std::mem::size_of::<Position>()
-        );
+        assert!(std::mem::size_of::<Position>() <= 200, "{}", std::mem::size_of::<Position>());
     }
 
     #[test]
@@ -479,15 +448,7 @@ mod tests {
         let mut position = Position::new();
         for (ply, cell) in Cell::ALL.into_iter().enumerate() {
             let side = position.side_to_move();
-            assert_eq!(
-                side,
-                if ply % 2 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-                "ply {ply}"
-            );
+            assert_eq!(side, if ply % 2 == 0 { Color::White } else { Color::Black }, "ply {ply}");
             position.play(Move::Place(cell)).unwrap();
             let stack = position.stack_at(cell).unwrap();
             if ply < 3 {
@@ -498,15 +459,8 @@ mod tests {
             assert_eq!(position.hash(), position.hash_from_scratch());
         }
         assert_eq!(position.phase(), Phase::Movement);
-        assert_eq!(
-            position.side_to_move(),
-            Color::White,
-            "White moves twice in a row"
-        );
-        assert_eq!(
-            (position.pieces(Color::White), position.pieces(Color::Black)),
-            (23, 23)
-        );
+        assert_eq!(position.side_to_move(), Color::White, "White moves twice in a row");
+        assert_eq!((position.pieces(Color::White), position.pieces(Color::Black)), (23, 23));
     }
 
     #[test]
@@ -517,9 +471,6 @@ mod tests {
         assert_eq!(position.occupied(), Bitboard::FULL);
         assert_eq!(position.dvonn_stacks().len(), 3);
         assert_eq!(position.owned_by(Color::White).len(), 23);
-        assert_eq!(
-            (position.phase(), position.side_to_move()),
-            (Phase::Movement, Color::White)
-        );
+        assert_eq!((position.phase(), position.side_to_move()), (Phase::Movement, Color::White));
     }
 }

@@ -50,9 +50,7 @@ pub enum SetupError {
     #[error("no DVONN piece on the board: the 3 DVONN pieces are never removed")]
     NoDvonn,
     /// A stack of more than one piece during placement.
-    #[error(
-        "a stack on {cell} during placement: placed pieces stand alone until the movement phase"
-    )]
+    #[error("a stack on {cell} during placement: placed pieces stand alone until the movement phase")]
     StackInPlacement {
         /// The cell of the stack.
         cell: Cell,
@@ -108,19 +106,12 @@ pub(crate) const fn placement_counts(placed: u32) -> (u32, u32, u32) {
 impl Setup {
     /// A setup with no stacks.
     pub const fn empty(side: Color, phase: Phase) -> Setup {
-        Setup {
-            stacks: [None; 49],
-            side,
-            phase,
-        }
+        Setup { stacks: [None; 49], side, phase }
     }
 
     /// The stacks as (cell, stack) pairs, in canonical order.
     pub fn iter(&self) -> impl Iterator<Item = (Cell, Stack)> + '_ {
-        Cell::ALL
-            .into_iter()
-            .zip(self.stacks)
-            .filter_map(|(cell, stack)| Some((cell, stack?)))
+        Cell::ALL.into_iter().zip(self.stacks).filter_map(|(cell, stack)| Some((cell, stack?)))
     }
 
     /// Checks what [`Position::from_setup`](crate::Position::from_setup)
@@ -148,13 +139,8 @@ impl Setup {
         if placed == u32::from(TOTAL_PIECES) {
             return Err(SetupError::FullBoardInPlacement);
         }
-        let count =
-            |owner: Option<Color>| self.iter().filter(|(_, s)| s.owner() == owner).count() as u32;
-        let (dvonn, white, black) = (
-            count(None),
-            count(Some(Color::White)),
-            count(Some(Color::Black)),
-        );
+        let count = |owner: Option<Color>| self.iter().filter(|(_, s)| s.owner() == owner).count() as u32;
+        let (dvonn, white, black) = (count(None), count(Some(Color::White)), count(Some(Color::Black)));
         let (expected_dvonn, expected_white, expected_black) = placement_counts(placed);
         if (dvonn, white, black) != (expected_dvonn, expected_white, expected_black) {
             return Err(SetupError::PlacementCounts {
@@ -167,11 +153,7 @@ impl Setup {
                 expected_black,
             });
         }
-        let expected = if placed % 2 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let expected = if placed % 2 == 0 { Color::White } else { Color::Black };
         if self.side != expected {
             return Err(SetupError::PlacementSide { placed, expected });
         }
@@ -180,11 +162,7 @@ impl Setup {
 
     fn validate_movement(&self) -> Result<(), SetupError> {
         let occupied: Bitboard = self.iter().map(|(cell, _)| cell).collect();
-        let dvonn: Bitboard = self
-            .iter()
-            .filter(|(_, s)| s.has_dvonn())
-            .map(|(cell, _)| cell)
-            .collect();
+        let dvonn: Bitboard = self.iter().filter(|(_, s)| s.has_dvonn()).map(|(cell, _)| cell).collect();
         if dvonn.is_empty() {
             return Err(SetupError::NoDvonn);
         }

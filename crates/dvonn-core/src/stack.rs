@@ -27,11 +27,7 @@ pub const TOTAL_PIECES: u8 = 49;
 
 impl Stack {
     /// A DVONN piece alone on its cell: it belongs to nobody and never moves.
-    pub const LONE_DVONN: Stack = Stack {
-        height: 1,
-        owner: None,
-        has_dvonn: true,
-    };
+    pub const LONE_DVONN: Stack = Stack { height: 1, owner: None, has_dvonn: true };
 
     /// A stack of `height` pieces topped by `owner`'s colour (`None`: a lone
     /// DVONN piece), holding a DVONN piece when `has_dvonn`. `None` when no
@@ -43,34 +39,18 @@ impl Stack {
             None => height == 1 && has_dvonn,
             Some(_) => height >= 1 && height <= TOTAL_PIECES && !(has_dvonn && height < 2),
         };
-        if possible {
-            Some(Stack {
-                height,
-                owner,
-                has_dvonn,
-            })
-        } else {
-            None
-        }
+        if possible { Some(Stack { height, owner, has_dvonn }) } else { None }
     }
 
     /// A single piece of `color`.
     pub const fn single(color: Color) -> Stack {
-        Stack {
-            height: 1,
-            owner: Some(color),
-            has_dvonn: false,
-        }
+        Stack { height: 1, owner: Some(color), has_dvonn: false }
     }
 
     /// The stack built by putting `self` on top of `below` (a move).
     #[must_use]
     pub const fn onto(self, below: Stack) -> Stack {
-        Stack {
-            height: self.height + below.height,
-            owner: self.owner,
-            has_dvonn: self.has_dvonn || below.has_dvonn,
-        }
+        Stack { height: self.height + below.height, owner: self.owner, has_dvonn: self.has_dvonn || below.has_dvonn }
     }
 
     /// Number of pieces, 1..=49.

@@ -1,12 +1,12 @@
 //! Zobrist keys, generated at compile time, and the key of a stack on a cell.
 //!
 //! A position's hash is the XOR of the keys of its stacks, of [`SIDE_KEY`]
-//! when Black is to move, and of [`MOVEMENT_KEY`] in the movement phase. The
-//! key of a stack on a cell is the XOR of a key for its height and a key for
-//! its kind (top colour and DVONN content), both drawn per cell: 5 kinds and
-//! 49 heights per cell instead of their product keeps the table in 23 KiB.
+//! when Black is to move, and of [`MOVEMENT_KEY`] in the movement phase. A
+//! stack's key depends on its cell, its kind (top colour and DVONN content)
+//! and its height: one table entry per combination, so that a move reads
+//! three keys.
 
-use crate::cell::{Cell, GRID_BITS};
+use crate::cell::{Cell, GRID_BITS, SLOTS};
 use crate::color::Color;
 use crate::stack::Stack;
 
@@ -21,41 +21,35 @@ const fn splitmix64(state: u64) -> (u64, u64) {
 
 /// The five kinds of stack: what a stack is apart from its height.
 const KINDS: usize = 5;
+/// Heights per cell in the table (1..=49 are used): a power of two, so that
+/// a masked index needs no bounds check.
+const HEIGHT_SLOTS: usize = 64;
 
-/// `KIND_KEYS[bit][kind]`, `HEIGHT_KEYS[bit][height]` (height 0 unused), and
-/// the two global keys, from one SplitMix64 stream.
+/// `stack[kind][slot][height]` (height 0 unused) and the two global keys,
+/// from one SplitMix64 stream.
 struct Keys {
-    kind: [[u64; KINDS]; GRID_BITS],
-    height: [[u64; 50]; GRID_BITS],
+    stack: [[[u64; HEIGHT_SLOTS]; SLOTS]; KINDS],
     side: u64,
     movement: u64,
 }
 
 const KEYS: Keys = {
-    let mut keys = Keys {
-        kind: [[0; KINDS]; GRID_BITS],
-        height: [[0; 50]; GRID_BITS],
-        side: 0,
-        movement: 0,
-    };
+    let mut keys = Keys { stack: [[[0; HEIGHT_SLOTS]; SLOTS]; KINDS], side: 0, movement: 0 };
     let mut state = 0x00D7_0440_2011_C0DE_u64;
-    let mut bit = 0;
-    while bit < GRID_BITS {
-        let mut k = 0;
-        while k < KINDS {
-            let (next, key) = splitmix64(state);
-            state = next;
-            keys.kind[bit][k] = key;
-            k += 1;
+    let mut kind = 0;
+    while kind < KINDS {
+        let mut bit = 0;
+        while bit < GRID_BITS {
+            let mut height = 1;
+            while height < 50 {
+                let (next, key) = splitmix64(state);
+                state = next;
+                keys.stack[kind][bit][height] = key;
+                height += 1;
+            }
+            bit += 1;
         }
-        let mut h = 1;
-        while h < 50 {
-            let (next, key) = splitmix64(state);
-            state = next;
-            keys.height[bit][h] = key;
-            h += 1;
-        }
-        bit += 1;
+        kind += 1;
     }
     let (next, side) = splitmix64(state);
     let (_, movement) = splitmix64(next);
@@ -82,18 +76,13 @@ pub(crate) const fn kind_index(owner: Option<Color>, has_dvonn: bool) -> usize {
 /// The key of a stack given by its parts.
 #[inline(always)]
 pub(crate) const fn stack_key_parts(cell: Cell, height: u8, kind: usize) -> u64 {
-    let bit = cell.bit() as usize;
-    KEYS.kind[bit][kind] ^ KEYS.height[bit][height as usize]
+    KEYS.stack[kind][cell.slot()][height as usize & (HEIGHT_SLOTS - 1)]
 }
 
 /// The key of `stack` standing on `cell`.
 #[inline(always)]
 pub(crate) const fn stack_key(cell: Cell, stack: Stack) -> u64 {
-    stack_key_parts(
-        cell,
-        stack.height(),
-        kind_index(stack.owner(), stack.has_dvonn()),
-    )
+    stack_key_parts(cell, stack.height(), kind_index(stack.owner(), stack.has_dvonn()))
 }
 
 #[cfg(test)]

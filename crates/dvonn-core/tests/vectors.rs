@@ -19,18 +19,11 @@ fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|line| {
             let mut parts = line.split(" ;");
-            let position = parts
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap_or_else(|e| panic!("{line}: {e}"));
+            let position = parts.next().unwrap().parse().unwrap_or_else(|e| panic!("{line}: {e}"));
             let counts = parts
                 .map(|part| {
                     let (depth, count) = part.trim().split_once(' ').unwrap();
-                    (
-                        depth.trim_start_matches('D').parse().unwrap(),
-                        count.parse().unwrap(),
-                    )
+                    (depth.trim_start_matches('D').parse().unwrap(), count.parse().unwrap())
                 })
                 .collect();
             (position, counts)
@@ -42,11 +35,7 @@ fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
 fn perft_bulk_matches_every_vector() {
     for (position, counts) in perft_vectors() {
         for &(depth, expected) in &counts {
-            assert_eq!(
-                perft(&position, depth, PerftMode::Bulk),
-                expected,
-                "{position} depth {depth}"
-            );
+            assert_eq!(perft(&position, depth, PerftMode::Bulk), expected, "{position} depth {depth}");
         }
     }
 }
@@ -57,11 +46,7 @@ fn perft_make_every_leaf_matches_every_vector() {
         // The deepest counts take seconds in this mode; depth 3 covers every
         // position and the bulk test covers the rest.
         for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= 3) {
-            assert_eq!(
-                perft(&position, depth, PerftMode::MakeEveryLeaf),
-                expected,
-                "{position} depth {depth}"
-            );
+            assert_eq!(perft(&position, depth, PerftMode::MakeEveryLeaf), expected, "{position} depth {depth}");
         }
     }
 }
@@ -69,26 +54,17 @@ fn perft_make_every_leaf_matches_every_vector() {
 #[test]
 fn every_game_replays_to_its_score() {
     let mut games = 0;
-    for line in GAMES
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+    for line in GAMES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let mut words = line.split_whitespace();
         let score = words.next().unwrap();
         let mut position = Position::new();
         for (ply, word) in words.enumerate() {
             let mv: Move = word.parse().unwrap();
-            position
-                .play(mv)
-                .unwrap_or_else(|e| panic!("game {games}, ply {ply}: {e}"));
+            position.play(mv).unwrap_or_else(|e| panic!("game {games}, ply {ply}: {e}"));
             assert_eq!(position.hash(), position.hash_from_scratch());
         }
         assert!(position.is_game_over(), "game {games} is not over");
-        let result = format!(
-            "{}-{}",
-            position.pieces(Color::White),
-            position.pieces(Color::Black)
-        );
+        let result = format!("{}-{}", position.pieces(Color::White), position.pieces(Color::Black));
         assert_eq!(result, score, "game {games}");
         games += 1;
     }
@@ -103,9 +79,6 @@ fn the_copies_equal_the_shared_vectors_when_present() {
     }
     for (name, copy) in [("perft.txt", PERFT), ("games.txt", GAMES)] {
         let original = std::fs::read_to_string(shared.join(name)).unwrap();
-        assert_eq!(
-            original, copy,
-            "tests/vectors/{name} differs from shared/vectors/{name}"
-        );
+        assert_eq!(original, copy, "tests/vectors/{name} differs from shared/vectors/{name}");
     }
 }

@@ -17,10 +17,7 @@ pub struct MoveParseError {
 impl MoveParseError {
     fn new(text: &str, reason: &'static str) -> MoveParseError {
         // Quote at most a short prefix: the text may be anything.
-        MoveParseError {
-            text: text.chars().take(24).collect(),
-            reason,
-        }
+        MoveParseError { text: text.chars().take(24).collect(), reason }
     }
 }
 
@@ -53,14 +50,8 @@ impl FromStr for Move {
         };
         match bytes.len() {
             2 => Ok(Move::Place(cell_at(0)?)),
-            4 => Ok(Move::Jump {
-                from: cell_at(0)?,
-                to: cell_at(2)?,
-            }),
-            5 if bytes[2] == b'-' => Ok(Move::Jump {
-                from: cell_at(0)?,
-                to: cell_at(3)?,
-            }),
+            4 => Ok(Move::Jump { from: cell_at(0)?, to: cell_at(2)? }),
+            5 if bytes[2] == b'-' => Ok(Move::Jump { from: cell_at(0)?, to: cell_at(3)? }),
             _ => Err(MoveParseError::new(text, EXPECTED)),
         }
     }
@@ -72,10 +63,7 @@ mod tests {
 
     #[test]
     fn every_accepted_spelling_parses() {
-        let jump = Move::Jump {
-            from: "C3".parse().unwrap(),
-            to: "E3".parse().unwrap(),
-        };
+        let jump = Move::Jump { from: "C3".parse().unwrap(), to: "E3".parse().unwrap() };
         for text in ["C3E3", "c3e3", "C3-E3", "c3-E3"] {
             assert_eq!(text.parse::<Move>().unwrap(), jump, "{text}");
         }
@@ -86,14 +74,9 @@ mod tests {
 
     #[test]
     fn malformed_moves_are_errors_that_say_why() {
-        for text in [
-            "", "E", "E3E", "C3+E3", "A5", "Z9Z9", "E3E3E3", "PAS", "ÉÉÉ",
-        ] {
+        for text in ["", "E", "E3E", "C3+E3", "A5", "Z9Z9", "E3E3E3", "PAS", "ÉÉÉ"] {
             let error = text.parse::<Move>().unwrap_err();
-            assert!(
-                error.to_string().contains("is not a move"),
-                "{text}: {error}"
-            );
+            assert!(error.to_string().contains("is not a move"), "{text}: {error}");
         }
         let error = "A5".parse::<Move>().unwrap_err().to_string();
         assert!(error.contains("column letter"), "{error}");

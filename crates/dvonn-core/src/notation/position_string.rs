@@ -113,37 +113,21 @@ fn row_cells(y: i32) -> impl Iterator<Item = Cell> {
 
 /// Reads a position string into a checked position.
 pub(crate) fn parse_position(text: &str) -> Result<Position, PositionParseError> {
-    let error = |field, column, kind| PositionParseError {
-        field,
-        column,
-        kind,
-    };
+    let error = |field, column, kind| PositionParseError { field, column, kind };
     if let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
         let column = text[..at].chars().count() + 1;
-        return Err(error(
-            Field::Whole,
-            column,
-            PositionErrorKind::UnknownToken(c),
-        ));
+        return Err(error(Field::Whole, column, PositionErrorKind::UnknownToken(c)));
     }
     // From here on the text is ASCII: byte offsets are columns.
     let fields: Vec<(usize, &str)> = split_with_offsets(text, b' ');
     let names = [Field::Board, Field::Side, Field::Phase];
-    if let Some((i, &(at, _))) = fields
-        .iter()
-        .enumerate()
-        .find(|(_, (_, field))| field.is_empty())
-    {
+    if let Some((i, &(at, _))) = fields.iter().enumerate().find(|(_, (_, field))| field.is_empty()) {
         let name = names.get(i).copied().unwrap_or(Field::Whole);
         return Err(error(name, at + 1, PositionErrorKind::EmptyField));
     }
     if fields.len() != 3 {
         let column = fields.get(3).map_or(text.len() + 1, |(at, _)| at + 1);
-        return Err(error(
-            Field::Whole,
-            column,
-            PositionErrorKind::FieldCount(fields.len()),
-        ));
+        return Err(error(Field::Whole, column, PositionErrorKind::FieldCount(fields.len())));
     }
     let (board_at, board) = fields[0];
     let (side_at, side) = fields[1];
@@ -153,29 +137,17 @@ pub(crate) fn parse_position(text: &str) -> Result<Position, PositionParseError>
         "w" => Color::White,
         "b" => Color::Black,
         other => {
-            return Err(error(
-                Field::Side,
-                side_at + 1,
-                PositionErrorKind::BadSide(other.to_string()),
-            ));
+            return Err(error(Field::Side, side_at + 1, PositionErrorKind::BadSide(other.to_string())));
         }
     };
     let phase = match phase {
         "p" => Phase::Placement,
         "m" => Phase::Movement,
         other => {
-            return Err(error(
-                Field::Phase,
-                phase_at + 1,
-                PositionErrorKind::BadPhase(other.to_string()),
-            ));
+            return Err(error(Field::Phase, phase_at + 1, PositionErrorKind::BadPhase(other.to_string())));
         }
     };
-    let setup = Setup {
-        stacks,
-        side,
-        phase,
-    };
+    let setup = Setup { stacks, side, phase };
     Position::from_setup(&setup).map_err(|reason| {
         let (field, column) = match reason {
             SetupError::StackInPlacement { cell } | SetupError::Disconnected { cell } => {
@@ -203,20 +175,11 @@ fn split_with_offsets(text: &str, separator: u8) -> Vec<(usize, &str)> {
 }
 
 /// The stacks of the board field, and the column of each cell's token.
-fn parse_board(
-    board: &str,
-    board_at: usize,
-) -> Result<([Option<Stack>; 49], [usize; 49]), PositionParseError> {
-    let error = |column, kind| PositionParseError {
-        field: Field::Board,
-        column,
-        kind,
-    };
+fn parse_board(board: &str, board_at: usize) -> Result<([Option<Stack>; 49], [usize; 49]), PositionParseError> {
+    let error = |column, kind| PositionParseError { field: Field::Board, column, kind };
     let rows = split_with_offsets(board, b'/');
     if rows.len() != 5 {
-        let column = rows
-            .get(5)
-            .map_or(board_at + board.len() + 1, |(at, _)| board_at + at + 1);
+        let column = rows.get(5).map_or(board_at + board.len() + 1, |(at, _)| board_at + at + 1);
         return Err(error(column, PositionErrorKind::RowCount(rows.len())));
     }
     let mut stacks = [None; 49];
@@ -226,9 +189,7 @@ fn parse_board(
         let cells: Vec<Cell> = row_cells(y).collect();
         let tokens = tokenize_row(row, board_at + row_at)?;
         if tokens.len() != cells.len() {
-            let column = tokens
-                .get(cells.len())
-                .map_or(board_at + row_at + row.len() + 1, |(c, _)| *c);
+            let column = tokens.get(cells.len()).map_or(board_at + row_at + row.len() + 1, |(c, _)| *c);
             return Err(error(
                 column,
                 PositionErrorKind::RowLength {
@@ -246,9 +207,7 @@ fn parse_board(
                 if total_pieces > u32::from(TOTAL_PIECES) {
                     return Err(error(
                         column,
-                        PositionErrorKind::Unreachable(SetupError::TooManyPieces {
-                            total: total_pieces,
-                        }),
+                        PositionErrorKind::Unreachable(SetupError::TooManyPieces { total: total_pieces }),
                     ));
                 }
             }
@@ -260,15 +219,8 @@ fn parse_board(
 }
 
 /// The tokens of one row: (1-based column, stack or `None` for `.`).
-fn tokenize_row(
-    row: &str,
-    row_at: usize,
-) -> Result<Vec<(usize, Option<Stack>)>, PositionParseError> {
-    let error = |column, kind| PositionParseError {
-        field: Field::Board,
-        column,
-        kind,
-    };
+fn tokenize_row(row: &str, row_at: usize) -> Result<Vec<(usize, Option<Stack>)>, PositionParseError> {
+    let error = |column, kind| PositionParseError { field: Field::Board, column, kind };
     let bytes = row.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -281,10 +233,7 @@ fn tokenize_row(
                 continue;
             }
             b'D' => {
-                if bytes
-                    .get(i + 1)
-                    .is_some_and(|b| b.is_ascii_digit() || *b == b'*')
-                {
+                if bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit() || *b == b'*') {
                     return Err(error(column, PositionErrorKind::DvonnWithExtras));
                 }
                 tokens.push((column, Some(Stack::LONE_DVONN)));
@@ -294,10 +243,7 @@ fn tokenize_row(
             b'W' => Color::White,
             b'B' => Color::Black,
             other => {
-                return Err(error(
-                    column,
-                    PositionErrorKind::UnknownToken(other as char),
-                ));
+                return Err(error(column, PositionErrorKind::UnknownToken(other as char)));
             }
         };
         i += 1;
@@ -309,18 +255,12 @@ fn tokenize_row(
         let height = match digits {
             "" => 1,
             _ if digits.starts_with('0') && digits != "0" => {
-                return Err(error(
-                    column,
-                    PositionErrorKind::LeadingZero(digits.to_string()),
-                ));
+                return Err(error(column, PositionErrorKind::LeadingZero(digits.to_string())));
             }
             _ => match digits.parse::<u8>() {
                 Ok(h @ 1..=TOTAL_PIECES) => h,
                 _ => {
-                    return Err(error(
-                        column,
-                        PositionErrorKind::BadHeight(digits.chars().take(12).collect()),
-                    ));
+                    return Err(error(column, PositionErrorKind::BadHeight(digits.chars().take(12).collect())));
                 }
             },
         };
@@ -406,13 +346,8 @@ mod tests {
 
     #[test]
     fn an_explicit_height_of_one_is_read_and_written_canonically() {
-        let position: Position = "W1DWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
-            .parse()
-            .unwrap();
-        assert_eq!(
-            position.to_string(),
-            "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m"
-        );
+        let position: Position = "W1DWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
+        assert_eq!(position.to_string(), "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m");
     }
 
     #[test]
@@ -486,38 +421,18 @@ mod tests {
                 "b p",
                 "board, column 1: 0 DVONN, 1 white and 0 black pieces cannot be on the board during placement: after 1 placements there are 1 DVONN, 0 white and 0 black",
             ),
-            (
-                "D........",
-                "w p",
-                "side to move, column 55: after 1 placements it is Black to place",
-            ),
-            (
-                "W........",
-                "w m",
-                "board, column 1: no DVONN piece on the board: the 3 DVONN pieces are never removed",
-            ),
+            ("D........", "w p", "side to move, column 55: after 1 placements it is Black to place"),
+            ("W........", "w m", "board, column 1: no DVONN piece on the board: the 3 DVONN pieces are never removed"),
             (
                 "W.D......",
                 "w m",
                 "board, column 1: the stack on C5 is not connected to a DVONN piece, so it would have been removed",
             ),
-            (
-                "DDDD.....",
-                "w m",
-                "board, column 1: 4 cells hold DVONN pieces; the game has only 3",
-            ),
-            (
-                "W40W10D......",
-                "w m",
-                "board, column 4: the stacks hold 50 pieces; the game has only 49",
-            ),
+            ("DDDD.....", "w m", "board, column 1: 4 cells hold DVONN pieces; the game has only 3"),
+            ("W40W10D......", "w m", "board, column 4: the stacks hold 50 pieces; the game has only 49"),
         ];
         for (row5, tail, expected) in cases {
-            assert_eq!(
-                error_of(&format!("{row5}{rest} {tail}")),
-                expected,
-                "{row5}"
-            );
+            assert_eq!(error_of(&format!("{row5}{rest} {tail}")), expected, "{row5}");
         }
     }
 }
