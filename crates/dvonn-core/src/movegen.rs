@@ -149,18 +149,35 @@ impl Position {
     /// Appends the legal moves (as [`Position::legal_moves`]) to `moves`.
     #[inline]
     pub fn generate_moves(&self, moves: &mut MoveList) {
+        self.for_each_move(|mv| moves.push(mv));
+    }
+
+    /// Calls `visit` with each legal move, in the order of
+    /// [`Position::legal_moves`], without building a list: the fastest way
+    /// to walk the moves once.
+    ///
+    /// ```
+    /// use dvonn_core::Position;
+    /// let position = Position::random_setup_from_seed(3);
+    /// let mut count = 0;
+    /// position.for_each_move(|_| count += 1);
+    /// assert_eq!(count, position.legal_moves().len());
+    /// ```
+    #[inline(always)]
+    pub fn for_each_move(&self, mut visit: impl FnMut(Move)) {
         match self.phase {
-            Phase::Placement => moves.extend((!self.occupied).iter().map(Move::Place)),
+            Phase::Placement => (!self.occupied).iter().map(Move::Place).for_each(visit),
             Phase::Movement => {
-                let before = moves.len();
+                let mut any = false;
                 self.for_each_jump_set(self.side, |offset, targets| {
+                    any = true;
                     for to in targets {
                         let from = Cell::from_bit_unchecked((to.bit() as i32 - offset) as u32);
-                        moves.push(Move::Jump { from, to });
+                        visit(Move::Jump { from, to });
                     }
                 });
-                if moves.len() == before && self.has_jump(!self.side) {
-                    moves.push(Move::Pass);
+                if !any && self.has_jump(!self.side) {
+                    visit(Move::Pass);
                 }
             }
         }

@@ -86,8 +86,8 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
         for &mv in &moves {
             let mut leaf = *position;
             leaf.play_unchecked(mv);
-            // The leaf is counted, not searched: make the compiler keep the
-            // move it would otherwise see is unused.
+            // The leaf is counted, not searched: keep the compiler from
+            // dropping the move it would otherwise see is unused.
             std::hint::black_box(&leaf);
         }
         return moves.len() as u64;

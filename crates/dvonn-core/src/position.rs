@@ -13,7 +13,7 @@ use crate::connect::{may_split, reachable};
 use crate::moves::Move;
 use crate::setup::{Setup, SetupError};
 use crate::stack::{Stack, TOTAL_PIECES};
-use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, kind_index, stack_key, stack_key_parts};
+use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, kind_code, kind_index, stack_key, stack_key_parts};
 
 /// The two phases of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,15 +38,12 @@ impl Phase {
 /// cells. Taller stacks never move.
 pub const MAX_JUMP: u8 = 10;
 
-/// Heights 1..=10 each, then one class for every taller stack.
-const HEIGHT_CLASSES: usize = MAX_JUMP as usize + 1;
-
-/// The index into `Position::by_height` of a height of 1 or more (written so
-/// that the compiler sees it is in bounds for any `u8`).
+/// The index into `Position::by_height` of a height from 1 to [`MAX_JUMP`]
+/// (clamped so that the compiler sees it is in bounds for any `u8`).
 #[inline(always)]
 pub(crate) const fn height_class(height: u8) -> usize {
     let class = height.wrapping_sub(1);
-    (if class > MAX_JUMP { MAX_JUMP } else { class }) as usize
+    (if class >= MAX_JUMP { MAX_JUMP - 1 } else { class }) as usize
 }
 
 /// How a finished game ended.
@@ -82,14 +79,11 @@ pub struct Position {
     pub(crate) owned: [Bitboard; 2],
     /// Stacks holding at least one DVONN piece.
     pub(crate) dvonn: Bitboard,
-    /// `by_height[height_class(h)]`: the stacks of height `h` for the heights
-    /// that can move (1..=10), then all taller stacks together, so that move
-    /// generation works on whole sets.
-    pub(crate) by_height: [Bitboard; HEIGHT_CLASSES],
+    /// `by_height[h - 1]`: the stacks of height `h`, for the heights that can
+    /// move (1..=10), so that move generation works on whole sets.
+    pub(crate) by_height: [Bitboard; MAX_JUMP as usize],
     /// Height of the stack on each bit (0: empty).
     pub(crate) heights: [u8; SLOTS],
-    /// Pieces in the stacks each player owns: the score.
-    pub(crate) pieces: [u8; 2],
     pub(crate) side: Color,
     pub(crate) phase: Phase,
     pub(crate) hash: u64,
@@ -109,9 +103,8 @@ impl Position {
             occupied: Bitboard::EMPTY,
             owned: [Bitboard::EMPTY; 2],
             dvonn: Bitboard::EMPTY,
-            by_height: [Bitboard::EMPTY; HEIGHT_CLASSES],
+            by_height: [Bitboard::EMPTY; MAX_JUMP as usize],
             heights: [0; SLOTS],
-            pieces: [0; 2],
             side: Color::White,
             phase: Phase::Placement,
             hash: 0,
@@ -175,13 +168,14 @@ impl Position {
         let bit = Bitboard::from(cell);
         self.occupied |= bit;
         self.heights[cell.slot()] = stack.height();
-        self.by_height[height_class(stack.height())] |= bit;
+        if stack.height() <= MAX_JUMP {
+            self.by_height[height_class(stack.height())] |= bit;
+        }
         if stack.has_dvonn() {
             self.dvonn |= bit;
         }
         if let Some(owner) = stack.owner() {
             self.owned[owner.index()] |= bit;
-            self.pieces[owner.index()] += stack.height();
         }
     }
 
@@ -241,8 +235,8 @@ impl Position {
     }
 
     /// The stacks that can never move again: too tall for any line.
-    pub const fn too_tall(&self) -> Bitboard {
-        self.by_height[MAX_JUMP as usize]
+    pub fn too_tall(&self) -> Bitboard {
+        self.occupied - self.by_height.iter().fold(Bitboard::EMPTY, |set, class| set | *class)
     }
 
     /// The height of the stack on `cell` (0 when empty).
@@ -274,9 +268,12 @@ impl Position {
     }
 
     /// The pieces in the stacks `color` owns: his score if the game ended now.
-    #[inline(always)]
-    pub const fn pieces(&self, color: Color) -> u8 {
-        self.pieces[color.index()]
+    #[inline]
+    pub fn pieces(&self, color: Color) -> u32 {
+        let owned = self.owned[color.index()];
+        let movable: u32 = (1..=MAX_JUMP).map(|h| u32::from(h) * (owned & self.by_height[height_class(h)]).len()).sum();
+        let tall: u32 = (owned & self.too_tall()).iter().map(|cell| u32::from(self.height_at(cell))).sum();
+        movable + tall
     }
 
     /// The pieces still on the board, lone DVONN pieces included.
@@ -374,35 +371,30 @@ impl Position {
         let height = from_height + to_height;
         let from_dvonn = self.dvonn.intersects(from_bit);
         let to_dvonn = self.dvonn.intersects(to_bit);
-        let to_mine = self.owned[me].intersects(to_bit);
-        let to_theirs = self.owned[opponent].intersects(to_bit);
-
-        // Kind indices as in `zobrist::kind_index`: 0 lone DVONN, 1 + colour
-        // + 2 * DVONN for coloured tops.
-        let to_kind = if to_mine | to_theirs {
-            1 + (if to_mine { me } else { opponent }) + 2 * to_dvonn as usize
-        } else {
-            0
-        };
+        let to_white = self.owned[0].0 >> to.bit() & 1 != 0;
+        let to_black = self.owned[1].0 >> to.bit() & 1 != 0;
+        let mover = Some(self.side);
         self.hash ^= SIDE_KEY
-            ^ stack_key_parts(from, from_height, 1 + me + 2 * from_dvonn as usize)
-            ^ stack_key_parts(to, to_height, to_kind)
-            ^ stack_key_parts(to, height, 1 + me + 2 * (from_dvonn | to_dvonn) as usize);
+            ^ stack_key_parts(from, from_height, kind_index(mover, from_dvonn))
+            ^ stack_key_parts(to, to_height, kind_code(to_white, to_black, to_dvonn))
+            ^ stack_key_parts(to, height, kind_index(mover, from_dvonn | to_dvonn));
 
         self.occupied -= from_bit;
         self.owned[me] = (self.owned[me] - from_bit) | to_bit;
         self.owned[opponent] -= to_bit;
         // A DVONN piece in the moving stack travels with it.
         self.dvonn = (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn)));
-        self.by_height[height_class(from_height)] -= from_bit;
-        self.by_height[height_class(to_height)] -= to_bit;
-        self.by_height[height_class(height)] |= to_bit;
+        // The moving stack can move, so its height has a class; the landing
+        // stack may be, or become, too tall for one.
+        self.by_height[height_class(from_height)] ^= from_bit;
+        if to_height <= MAX_JUMP {
+            self.by_height[height_class(to_height)] ^= to_bit;
+        }
+        if height <= MAX_JUMP {
+            self.by_height[height_class(height)] ^= to_bit;
+        }
         self.heights[from.slot()] = 0;
         self.heights[to.slot()] = height;
-        // The mover gains the pieces he lands on unless they were his; the
-        // opponent loses them if they were his.
-        self.pieces[me] += to_height * u8::from(!to_mine);
-        self.pieces[opponent] -= to_height * u8::from(to_theirs);
         self.side = self.side.opponent();
 
         if from_dvonn || may_split(self.occupied, from) { self.remove_disconnected() } else { Bitboard::EMPTY }
@@ -419,9 +411,10 @@ impl Position {
             self.occupied -= bit;
             if let Some(owner) = stack.owner() {
                 self.owned[owner.index()] -= bit;
-                self.pieces[owner.index()] -= stack.height();
             }
-            self.by_height[height_class(stack.height())] -= bit;
+            if stack.height() <= MAX_JUMP {
+                self.by_height[height_class(stack.height())] -= bit;
+            }
             self.heights[cell.slot()] = 0;
         }
         removed
@@ -440,7 +433,7 @@ mod tests {
 
     #[test]
     fn a_position_stays_small() {
-        assert!(std::mem::size_of::<Position>() <= 200, "{}", std::mem::size_of::<Position>());
+        assert!(std::mem::size_of::<Position>() <= 192, "{}", std::mem::size_of::<Position>());
     }
 
     #[test]
