@@ -185,6 +185,31 @@ impl Bitboard {
         Bitboard(INTERIOR_BITS & b & b >> 1 & b << 1 & b >> 11 & b << 11 & b >> 12 & b << 12)
     }
 
+    /// The cells of `within` joined to this set by chains of neighbouring
+    /// cells of `within`: a set-wise flood fill that grows one ring of
+    /// neighbours per step. With the DVONN stacks as the set and the
+    /// occupied cells as `within`, it gives the stacks that stay on the
+    /// board.
+    ///
+    /// ```
+    /// use dvonn_core::{Bitboard, Cell};
+    /// let cells = |names: &str| names.split(' ').map(|n| n.parse::<Cell>().unwrap()).collect::<Bitboard>();
+    /// let board = cells("A1 B1 C1 C2 E3 F3");
+    /// assert_eq!(cells("A1").flood_fill(board), cells("A1 B1 C1 C2"));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn flood_fill(self, within: Bitboard) -> Bitboard {
+        let mut reached = self & within;
+        loop {
+            let next = (reached | reached.neighbours()) & within;
+            if next == reached {
+                return reached;
+            }
+            reached = next;
+        }
+    }
+
     /// An iterator over the cells of the set, in canonical order.
     #[inline(always)]
     pub const fn iter(self) -> Cells {

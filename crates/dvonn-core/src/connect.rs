@@ -1,6 +1,5 @@
-//! Connection to the DVONN pieces: the set-wise flood fill that finds the
-//! stacks a move cuts off, and the local test that proves most moves cut
-//! nothing off without filling.
+//! The local test that proves most moves cut nothing off from the DVONN
+//! pieces, so that the flood fill ([`Bitboard::flood_fill`]) can be skipped.
 
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, SLOTS};
@@ -64,20 +63,6 @@ pub(crate) fn may_split(occupied: Bitboard, vacated: Cell) -> bool {
     SPLIT_RINGS >> pattern & 1 != 0
 }
 
-/// The cells of `within` joined to `seeds` by chains of neighbouring cells
-/// of `within` (a set-wise flood fill, one ring of growth per step).
-#[inline]
-pub(crate) fn reachable(seeds: Bitboard, within: Bitboard) -> Bitboard {
-    let mut reached = seeds & within;
-    loop {
-        let next = (reached | reached.neighbours()) & within;
-        if next == reached {
-            return reached;
-        }
-        reached = next;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,7 +98,7 @@ mod tests {
             let around: Bitboard =
                 (0..6).filter(|i| ring >> i & 1 != 0).map(|i| e3.step(Direction::ALL[i], 1).unwrap()).collect();
             let pieces: Vec<Cell> = around.iter().collect();
-            let connected = pieces.first().is_none_or(|first| reachable(Bitboard::from(*first), around) == around);
+            let connected = pieces.first().is_none_or(|first| Bitboard::from(*first).flood_fill(around) == around);
             assert_eq!(may_split(around, e3), !connected, "ring {ring:06b}");
         }
     }
@@ -121,8 +106,8 @@ mod tests {
     #[test]
     fn flood_fill_follows_chains() {
         let board = cells("A1 B1 C1 C2 E3 F3");
-        assert_eq!(reachable(cells("A1"), board), cells("A1 B1 C1 C2"));
-        assert_eq!(reachable(cells("F3"), board), cells("E3 F3"));
-        assert_eq!(reachable(cells("K5"), board), Bitboard::EMPTY);
+        assert_eq!(cells("A1").flood_fill(board), cells("A1 B1 C1 C2"));
+        assert_eq!(cells("F3").flood_fill(board), cells("E3 F3"));
+        assert_eq!(cells("K5").flood_fill(board), Bitboard::EMPTY);
     }
 }

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, SLOTS};
 use crate::color::Color;
-use crate::connect::{may_split, reachable};
+use crate::connect::may_split;
 use crate::moves::Move;
 use crate::setup::{Setup, SetupError};
 use crate::stack::{Stack, TOTAL_PIECES};
@@ -403,7 +403,7 @@ impl Position {
     /// Removes every stack not joined to a DVONN piece; returns their cells.
     #[cold]
     fn remove_disconnected(&mut self) -> Bitboard {
-        let removed = self.occupied - reachable(self.dvonn, self.occupied);
+        let removed = self.occupied - self.dvonn.flood_fill(self.occupied);
         for cell in removed {
             let stack = self.stack_at(cell).expect("removed cells hold stacks");
             self.hash ^= stack_key(cell, stack);

@@ -4,7 +4,6 @@
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
 use crate::color::Color;
-use crate::connect::reachable;
 use crate::position::Phase;
 use crate::stack::{Stack, TOTAL_PIECES};
 
@@ -166,7 +165,7 @@ impl Setup {
         if dvonn.is_empty() {
             return Err(SetupError::NoDvonn);
         }
-        match (occupied - reachable(dvonn, occupied)).first() {
+        match (occupied - dvonn.flood_fill(occupied)).first() {
             Some(cell) => Err(SetupError::Disconnected { cell }),
             None => Ok(()),
         }

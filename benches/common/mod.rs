@@ -1,0 +1,44 @@
+//! The positions of `perft.txt`, shared by the benches.
+// Each bench uses a part of these helpers.
+#![allow(dead_code)]
+
+use dvonn::core::Position;
+
+/// A perft vector: its comment (what kind of position), the position, and
+/// the perft counts by depth.
+pub struct Vector {
+    pub label: String,
+    pub position: Position,
+    pub counts: Vec<(u32, u64)>,
+}
+
+const PERFT: &str = include_str!("../../crates/dvonn-core/tests/vectors/perft.txt");
+
+/// Every vector of perft.txt, labelled with its comment and its index.
+pub fn vectors() -> Vec<Vector> {
+    let mut label = String::new();
+    let mut vectors = Vec::new();
+    for line in PERFT.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(comment) = line.strip_prefix('#') {
+            label = comment.trim().to_string();
+            continue;
+        }
+        let mut parts = line.split(" ;");
+        let position: Position = parts.next().unwrap().parse().expect("perft.txt positions parse");
+        let counts = parts
+            .map(|part| {
+                let (depth, count) = part.trim().trim_start_matches('D').split_once(' ').unwrap();
+                (depth.parse().unwrap(), count.parse().unwrap())
+            })
+            .collect();
+        let label = format!("{:02} {}", vectors.len(), label.chars().take(40).collect::<String>());
+        vectors.push(Vector { label, position, counts });
+    }
+    vectors
+}
+
+/// The vectors of the movement phase (most of the engine's time is spent
+/// there), plus the full-board start of phase 2 that the targets name.
+pub fn movement_vectors() -> Vec<Vector> {
+    vectors().into_iter().filter(|v| v.position.phase() == dvonn::core::Phase::Movement).collect()
+}
