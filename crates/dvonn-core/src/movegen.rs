@@ -72,6 +72,18 @@ pub struct IllegalMoveError {
     pub reason: IllegalMoveReason,
 }
 
+/// What a player could do if it were his turn: the raw material of an
+/// evaluation's mobility and threat terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mobility {
+    /// The number of jumps.
+    pub moves: u32,
+    /// The stacks that have at least one jump.
+    pub movers: Bitboard,
+    /// The cells at least one jump lands on.
+    pub targets: Bitboard,
+}
+
 impl Position {
     /// The stacks of `color` that can move at all: owned and not surrounded
     /// (height is checked per height set).
@@ -127,6 +139,28 @@ impl Position {
         let mut count = 0;
         self.for_each_jump_set(color, |_, targets| count += targets.len());
         count
+    }
+
+    /// The jumps `color` could make if it were his turn, summarised:
+    /// how many, from which stacks, onto which cells.
+    ///
+    /// ```
+    /// use dvonn_core::{Color, Position};
+    /// let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
+    /// let white = position.mobility(Color::White);
+    /// assert_eq!(white.moves, 49);
+    /// assert_eq!(white.movers.len(), 13, "only the white stacks on the edge can move");
+    /// ```
+    #[inline]
+    pub fn mobility(&self, color: Color) -> Mobility {
+        let mut mobility = Mobility::default();
+        self.for_each_jump_set(color, |offset, targets| {
+            mobility.moves += targets.len();
+            mobility.targets |= targets;
+            let sources = if offset >= 0 { targets.0 >> offset } else { targets.0 << -offset };
+            mobility.movers |= Bitboard(sources);
+        });
+        mobility
     }
 
     /// Whether `color` has at least one jump.

@@ -1,0 +1,1 @@
+//! Fitting [`Weights`](super::Weights) to self-play games.

@@ -1,0 +1,50 @@
+//! A strong DVONN player, to embed in any Rust program.
+//!
+//! [`Engine`] searches a [`dvonn_core::Position`] within [`Limits`] (depth,
+//! nodes, time per move, or a game clock it shares out itself) and returns a
+//! [`SearchResult`] whose move is always legal. Inside:
+//!
+//! - movement phase: iterative-deepening negamax with PVS, aspiration
+//!   windows and late-move reductions over a lock-free transposition table,
+//!   run by several threads at once (Lazy SMP on the engine's own rayon
+//!   pool); results that rest only on finished games are *proven* and solve
+//!   endgames exactly;
+//! - evaluation ([`eval`]): material, threats, distance to the DVONN pieces,
+//!   DVONN control, mobility and immobile stacks, with weights fitted to
+//!   self-play games;
+//! - placement phase: Monte-Carlo tree search with RAVE over fast playouts,
+//!   and alpha-beta for the last placements.
+//!
+//! ```
+//! use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};
+//! use dvonn_core::Position;
+//!
+//! let mut engine = Engine::new(EngineConfig { threads: 2, ..EngineConfig::default() }).unwrap();
+//! let position = Position::random_setup_from_seed(7);
+//! let result = engine.search(&position, &Limits::depth(5), &mut |info: &SearchInfo| {
+//!     println!("depth {} score {} pv {:?}", info.depth, info.score, info.pv);
+//! });
+//! assert!(position.is_legal(result.best_move.unwrap()));
+//! ```
+#![deny(missing_docs)]
+
+mod engine;
+pub mod eval;
+mod level;
+mod limits;
+mod observer;
+mod placement;
+mod score;
+mod search;
+mod time;
+mod tt;
+
+pub use engine::{Engine, EngineConfig, EngineError};
+pub use eval::{Evaluator, Weights};
+pub use level::{Level, UnknownLevel};
+pub use limits::{Clock, Limits, StopHandle};
+pub use observer::{Observer, SearchInfo};
+pub use placement::PlacementStrategy;
+pub use score::Score;
+pub use search::SearchResult;
+pub use tt::{TranspositionTable, TtAllocError};

@@ -1,0 +1,281 @@
+//! The alpha-beta search of one thread: negamax with principal variation
+//! search, a shared transposition table, late move reductions, and exact
+//! (proven) results tracked through the tree.
+//!
+//! A result is *proven* when every leaf that decided it was a finished game:
+//! it is then the exact final margin (or a bound on it) with best play, true
+//! at any depth. Proven entries in the table are used whatever depth they
+//! were stored with, which makes endgames collapse into exact solutions.
+
+use dvonn_core::{Move, MoveList, Position};
+
+use super::ordering::{Ordering, is_capture};
+use super::{MAX_PLY, Shared};
+use crate::eval::final_margin;
+use crate::score::Score;
+use crate::tt::{Bound, TtEntry};
+
+/// The value of a node: a score and whether it is proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    pub(crate) score: i32,
+    pub(crate) proven: bool,
+}
+
+impl Value {
+    const STOPPED: Value = Value { score: 0, proven: false };
+
+    fn negate(self) -> Value {
+        Value { score: -self.score, proven: self.proven }
+    }
+}
+
+/// Nodes between two checks of the clock and the stop flags.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// The search state of one thread.
+pub(crate) struct Searcher<'a> {
+    pub(crate) shared: &'a Shared<'a>,
+    ordering: Ordering,
+    /// `pv[ply]`: the principal variation from `ply` on (triangular table).
+    pv: Vec<Vec<Move>>,
+    /// Nodes not yet added to the shared count.
+    unreported_nodes: u64,
+    /// Nodes searched by this thread in this search.
+    pub(crate) nodes: u64,
+    /// The deepest ply reached.
+    pub(crate) seldepth: usize,
+    /// Set once the search must unwind; results after it are meaningless.
+    pub(crate) stopped: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
+        Searcher {
+            shared,
+            ordering: Ordering::new(MAX_PLY + 1),
+            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 1],
+            unreported_nodes: 0,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+        }
+    }
+
+    /// The principal variation found by the last root search.
+    pub(crate) fn principal_variation(&self) -> &[Move] {
+        &self.pv[0]
+    }
+
+    /// Counts a node and, every few, checks whether the search must stop.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.unreported_nodes >= CHECK_INTERVAL {
+            self.shared.add_nodes(self.unreported_nodes);
+            self.unreported_nodes = 0;
+            if self.shared.must_stop() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Adds this thread's remaining nodes to the shared count.
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared.add_nodes(self.unreported_nodes);
+        self.unreported_nodes = 0;
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Searches `child`, reached from a position whose side to move was the
+    /// searcher's at `ply`: negated unless the same side moves again (the
+    /// 49th placement is followed by White's first movement).
+    fn search_child(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Value {
+        if child.side_to_move() == parent.side_to_move() {
+            self.negamax(child, depth, ply + 1, alpha, beta)
+        } else {
+            self.negamax(child, depth, ply + 1, -beta, -alpha).negate()
+        }
+    }
+
+    /// Negamax alpha-beta with PVS and LMR. Scores are fail-soft, from the
+    /// side to move's view, in centipieces.
+    pub(crate) fn negamax(&mut self, position: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> Value {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return Value::STOPPED;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if depth <= 0 || ply >= MAX_PLY {
+            let (score, proven) = self.shared.evaluator.evaluate_leaf(position);
+            return Value { score: score.centipieces(), proven };
+        }
+        let mut moves = MoveList::new();
+        position.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Value { score: final_margin(position).centipieces(), proven: true };
+        }
+
+        let pv_node = beta - alpha > 1;
+        let key = position.hash();
+        let mut tt_move = None;
+        if let Some(entry) = self.shared.tt.probe(key) {
+            tt_move = entry.mv.filter(|&mv| position.is_legal(mv));
+            if !pv_node && (entry.proven || i32::from(entry.depth) >= depth) {
+                let cutoff = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if cutoff {
+                    return Value { score: entry.score, proven: entry.proven };
+                }
+            }
+        }
+
+        let scored = self.ordering.score(position, &moves, tt_move, ply, depth);
+        // A forced move (a single legal move, passes included) costs no depth.
+        let extension = i32::from(moves.len() == 1);
+        let original_alpha = alpha;
+        let mut best = Value { score: -Score::INFINITE.centipieces(), proven: true };
+        let mut best_move = None;
+        let mut proven = true;
+        for (index, &(mv, _)) in scored.iter().enumerate() {
+            let mut child = *position;
+            let removed = child.play_unchecked(mv);
+            let new_depth = depth - 1 + extension;
+            let value = if index == 0 {
+                self.search_child(position, &child, new_depth, ply, alpha, beta)
+            } else {
+                let quiet = removed.is_empty() && !is_capture(position, mv);
+                let reduction =
+                    i32::from(depth >= 3 && index >= 3 && quiet) + i32::from(depth >= 6 && index >= 12 && quiet);
+                let mut value = self.search_child(position, &child, new_depth - reduction, ply, alpha, alpha + 1);
+                if value.score > alpha && reduction > 0 {
+                    value = self.search_child(position, &child, new_depth, ply, alpha, alpha + 1);
+                }
+                if value.score > alpha && value.score < beta {
+                    value = self.search_child(position, &child, new_depth, ply, alpha, beta);
+                }
+                value
+            };
+            if self.stopped {
+                return Value::STOPPED;
+            }
+            proven &= value.proven;
+            if value.score > best.score {
+                best.score = value.score;
+                best_move = Some(mv);
+                if value.score > alpha {
+                    alpha = value.score;
+                    self.set_pv(ply, mv);
+                    if value.score >= beta {
+                        self.ordering.record_cutoff(position, mv, ply, depth);
+                        break;
+                    }
+                }
+            }
+            self.ordering.record_failure(position, mv, depth);
+        }
+        best.proven = proven;
+
+        let bound = if best.score >= beta {
+            Bound::Lower
+        } else if best.score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        self.shared.tt.store(key, TtEntry { mv: best_move, score: best.score, depth: stored_depth, bound, proven });
+        best
+    }
+
+    /// Searches the root moves in `root_moves` (best first; reordered by
+    /// score on return) within `(alpha, beta)`. Returns the best value and
+    /// move; the principal variation is left in `pv[0]`.
+    pub(crate) fn search_root(
+        &mut self,
+        position: &Position,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(Value, Move)> {
+        self.pv[0].clear();
+        self.count_node();
+        let original_alpha = alpha;
+        let mut best: Option<(Value, Move)> = None;
+        let mut proven = true;
+        let extension = i32::from(root_moves.len() == 1);
+        for index in 0..root_moves.len() {
+            let mv = root_moves[index].mv;
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let new_depth = depth - 1 + extension;
+            let value = if index == 0 {
+                self.search_child(position, &child, new_depth, 0, alpha, beta)
+            } else {
+                let mut value = self.search_child(position, &child, new_depth, 0, alpha, alpha + 1);
+                if value.score > alpha && value.score < beta {
+                    value = self.search_child(position, &child, new_depth, 0, alpha, beta);
+                }
+                value
+            };
+            if self.stopped {
+                break;
+            }
+            proven &= value.proven;
+            root_moves[index].score =
+                if index == 0 || value.score > alpha { value.score } else { i32::MIN + index as i32 };
+            if best.is_none_or(|(b, _)| value.score > b.score) {
+                best = Some((value, mv));
+                if value.score > alpha {
+                    alpha = value.score;
+                    self.set_pv(0, mv);
+                    if value.score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.stopped {
+            // The first move searched completely is still a sound choice.
+            return best.filter(|(value, _)| value.score > original_alpha);
+        }
+        // Stable sort: the best first, the rest in their previous order.
+        root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+        best.map(|(value, mv)| (Value { score: value.score, proven }, mv))
+    }
+
+    /// Prepares for a new search (keeps the history, halved).
+    pub(crate) fn new_search(&mut self) {
+        self.ordering.new_search();
+        self.seldepth = 0;
+        self.stopped = false;
+    }
+}
+
+/// A root move and its score from the last iteration (for ordering).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootMove {
+    pub(crate) mv: Move,
+    pub(crate) score: i32,
+}

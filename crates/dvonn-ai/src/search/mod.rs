@@ -1,0 +1,250 @@
+//! Iterative deepening with aspiration windows over the alpha-beta search,
+//! run by several threads that share the transposition table (Lazy SMP).
+
+mod alphabeta;
+mod ordering;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::Duration;
+
+use dvonn_core::{Move, Position};
+
+use crate::eval::Evaluator;
+use crate::limits::{Limits, StopHandle};
+use crate::observer::{Observer, SearchInfo};
+use crate::score::Score;
+use crate::time::Deadlines;
+use crate::tt::TranspositionTable;
+use alphabeta::{RootMove, Searcher};
+
+/// The deepest ply a search reaches (the second phase lasts at most 48
+/// movements, plus passes and the end of placement).
+pub(crate) const MAX_PLY: usize = 128;
+
+/// The deepest iteration: enough to reach the end of any game.
+const MAX_DEPTH: u32 = 100;
+
+/// Half-width of the first aspiration window, in centipieces.
+const ASPIRATION: i32 = 35;
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play: always legal; `None` only when the game is over.
+    pub best_move: Option<Move>,
+    /// The value of the position for the side to move.
+    pub score: Score,
+    /// Whether the score is proven (the exact final margin with best play).
+    pub exact: bool,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+    /// The last completed depth (0 when no search was needed).
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched, all threads together (playouts in placement).
+    pub nodes: u64,
+    /// Time used.
+    pub elapsed: Duration,
+}
+
+/// What every search thread shares.
+pub(crate) struct Shared<'a> {
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) evaluator: &'a Evaluator,
+    pub(crate) deadlines: Deadlines,
+    external_stop: &'a StopHandle,
+    /// Set when the main thread is done: helpers unwind.
+    internal_stop: AtomicBool,
+    nodes: AtomicU64,
+    node_limit: Option<u64>,
+}
+
+impl<'a> Shared<'a> {
+    pub(crate) fn new(
+        tt: &'a TranspositionTable,
+        evaluator: &'a Evaluator,
+        deadlines: Deadlines,
+        external_stop: &'a StopHandle,
+        node_limit: Option<u64>,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            evaluator,
+            deadlines,
+            external_stop,
+            internal_stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit,
+        }
+    }
+
+    fn add_nodes(&self, nodes: u64) {
+        self.nodes.fetch_add(nodes, AtomicOrdering::Relaxed);
+    }
+
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes.load(AtomicOrdering::Relaxed)
+    }
+
+    /// Whether any reason to stop has come up.
+    fn must_stop(&self) -> bool {
+        self.internal_stop.load(AtomicOrdering::Relaxed)
+            || self.external_stop.is_stopped()
+            || self.node_limit.is_some_and(|limit| self.nodes() >= limit)
+            || self.deadlines.hard_passed()
+    }
+}
+
+/// One thread's iterative deepening. The main thread (`helper == None`)
+/// reports to `observer`, respects the soft deadline and the depth limit,
+/// and returns the result; helpers (`Some(index)`) start at staggered
+/// depths and run until the main thread stops them.
+fn iterative_deepening(
+    searcher: &mut Searcher<'_>,
+    position: &Position,
+    root_moves: &mut [RootMove],
+    depth_limit: u32,
+    helper: Option<usize>,
+    observer: &mut dyn Observer,
+) -> Option<SearchResult> {
+    let mut result: Option<SearchResult> = None;
+    let first_depth = 1 + helper.map_or(0, |i| (i % 2) as u32);
+    let mut previous = 0;
+    for depth in first_depth..=depth_limit {
+        let (mut alpha, mut beta) = if depth >= 4 {
+            (previous - ASPIRATION, previous + ASPIRATION)
+        } else {
+            (-Score::INFINITE.centipieces(), Score::INFINITE.centipieces())
+        };
+        let mut window = ASPIRATION;
+        let found = loop {
+            let found = searcher.search_root(position, root_moves, depth as i32, alpha, beta);
+            if searcher.stopped {
+                break found;
+            }
+            let Some((value, _)) = found else { break None };
+            if value.score <= alpha {
+                window *= 4;
+                alpha = (value.score - window).max(-Score::INFINITE.centipieces());
+            } else if value.score >= beta {
+                window *= 4;
+                beta = (value.score + window).min(Score::INFINITE.centipieces());
+            } else {
+                break found;
+            }
+        };
+        let Some((value, best_move)) = found else { break };
+        if searcher.stopped {
+            // An interrupted iteration still proves the moves it finished:
+            // keep a better move it found, at the last complete depth.
+            if let Some(last) = result.as_mut().filter(|r| r.best_move != Some(best_move)) {
+                last.best_move = Some(best_move);
+                last.score = Score::from_centipieces(value.score);
+                last.pv = vec![best_move];
+                last.exact = false;
+            }
+            break;
+        }
+        previous = value.score;
+        let shared = searcher.shared;
+        let elapsed = shared.deadlines.elapsed();
+        let mut pv = searcher.principal_variation().to_vec();
+        if pv.first() != Some(&best_move) {
+            pv = vec![best_move];
+        }
+        let nodes = shared.nodes();
+        let info = SearchInfo {
+            depth,
+            seldepth: searcher.seldepth as u32,
+            score: Score::from_centipieces(value.score),
+            exact: value.proven,
+            pv: pv.clone(),
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            elapsed,
+        };
+        result = Some(SearchResult {
+            best_move: Some(best_move),
+            score: info.score,
+            exact: value.proven,
+            pv,
+            depth,
+            seldepth: info.seldepth,
+            nodes,
+            elapsed,
+        });
+        if helper.is_none() {
+            observer.on_iteration(&info);
+            // A proven value will not change; the next iteration usually
+            // takes several times longer than all before it.
+            if value.proven || !shared.deadlines.may_start(0.45) {
+                break;
+            }
+        }
+    }
+    result
+}
+
+/// Searches `position` with `threads` threads (Lazy SMP: all search the same
+/// root, sharing the table; the main thread's result is returned).
+pub(crate) fn search(
+    position: &Position,
+    limits: &Limits,
+    shared: &Shared<'_>,
+    pool: Option<&rayon::ThreadPool>,
+    fallback: Move,
+    observer: &mut dyn Observer,
+) -> SearchResult {
+    let mut root_moves: Vec<RootMove> = position.legal_moves().iter().map(|&mv| RootMove { mv, score: 0 }).collect();
+    // Start from the fallback (the caller's best guess) so that even an
+    // interrupted first iteration has sensible ordering.
+    if let Some(i) = root_moves.iter().position(|r| r.mv == fallback) {
+        root_moves[..=i].rotate_right(1);
+    }
+    let depth_limit = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    shared.tt.new_search();
+
+    let run_main = |observer: &mut dyn Observer| {
+        let mut searcher = Searcher::new(shared);
+        searcher.new_search();
+        let mut moves = root_moves.clone();
+        let result = iterative_deepening(&mut searcher, position, &mut moves, depth_limit, None, observer);
+        searcher.flush_nodes();
+        shared.internal_stop.store(true, AtomicOrdering::Relaxed);
+        result
+    };
+    let result = match pool {
+        Some(pool) if pool.current_num_threads() > 0 => pool.in_place_scope(|scope| {
+            for index in 0..pool.current_num_threads() {
+                let mut moves = root_moves.clone();
+                // Helpers try the moves in a different order at first.
+                let shift = index % moves.len().max(1);
+                moves.rotate_left(shift);
+                scope.spawn(move |_| {
+                    let mut searcher = Searcher::new(shared);
+                    searcher.new_search();
+                    iterative_deepening(&mut searcher, position, &mut moves, MAX_DEPTH, Some(index), &mut ());
+                    searcher.flush_nodes();
+                });
+            }
+            run_main(observer)
+        }),
+        _ => run_main(observer),
+    };
+    let elapsed = shared.deadlines.elapsed();
+    let mut result = result.unwrap_or_else(|| SearchResult {
+        best_move: Some(fallback),
+        score: Score::ZERO,
+        exact: false,
+        pv: vec![fallback],
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        elapsed,
+    });
+    result.nodes = shared.nodes();
+    result.elapsed = elapsed;
+    debug_assert!(result.best_move.is_some_and(|mv| position.is_legal(mv)));
+    result
+}
