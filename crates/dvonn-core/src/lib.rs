@@ -8,7 +8,10 @@
 //!   hashing, score and outcome.
 //! - [`Cell`], [`Bitboard`], [`Stack`], [`Move`], [`MoveList`]: the pieces
 //!   of the model.
-//! - [`notation`]: moves, position strings and game records as text.
+//! - [`notation`]: moves, position strings and game records as text:
+//!   [`GameRecord`] (the project's own record, with [`GameRecord::replay`]),
+//!   and Little Golem, BoardSpace SGF and CodeCup games through
+//!   [`notation::read_any`] and [`notation::write`].
 //! - [`perft`]: move-generator verification and benchmarking.
 //!
 //! ```
@@ -44,10 +47,17 @@ mod zobrist;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellParseError, Direction};
 pub use color::Color;
-pub use movegen::{IllegalMoveError, IllegalMoveReason};
+pub use movegen::{IllegalMoveError, IllegalMoveReason, Mobility};
 pub use moves::{MAX_MOVES, Move, MoveList};
+pub use notation::codecup::CodeCupError;
+pub use notation::little_golem::LittleGolemError;
 pub use notation::move_text::MoveParseError;
 pub use notation::position_string::{Field, PositionErrorKind, PositionParseError};
+pub use notation::record::{
+    GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch, ResultParseError,
+};
+pub use notation::sgf::SgfError;
+pub use notation::{Format, FormatParseError, ReadError, WriteError};
 pub use position::{MAX_JUMP, Outcome, Phase, Position};
 pub use setup::{Setup, SetupError};
 pub use stack::{Stack, TOTAL_PIECES};

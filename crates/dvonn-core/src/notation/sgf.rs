@@ -1,0 +1,575 @@
+//! BoardSpace SGF records of DVONN games: read (BoardSpace is the only
+//! source of such files, and this crate has no reason to write them).
+//!
+//! **Provenance.** No real BoardSpace DVONN game file could be found in the
+//! public material searched (code, issues, documentation and web pages), so
+//! this reader is written from `NOTATION.md`, from the structure of
+//! BoardSpace records of other games found in public code (the
+//! `(; GM[..] VV[1] SU[..] P0[id "name"] P1[id "name"] ; P0[0 Start P0]
+//! ; P0[1 ...] ; P0[2 done] ...)` layout), and from BoardSpace's DVONN
+//! source in the public `ddyer0/boardspace.net` repository
+//! (`client/boardspace-java/boardspace-games/dvonn/`), whose move parser
+//! and board give the tokens and the coordinates below. Its tests use
+//! hand-made records. A real file that does not read is a bug to report.
+//!
+//! **Coordinates.** A BoardSpace cell is a column letter and a row number
+//! separated by a space: `dropb A 3` places on A3. BoardSpace's DVONN board
+//! (`DvonnBoard`: 11 columns of 3, 4, 5, 5, 5, 5, 5, 5, 5, 4, 3 cells, the
+//! first rows of columns J and K numbered 2 and 3) has exactly our cells
+//! A1..A3, B1..B4, C1..C5, ..., J2..J5, K3..K5 under the same names, and
+//! its neighbour rule (`hexBoard` with a diagonal grid) makes C3 a
+//! neighbour of B2, B3, C2, C4, D3 and D4, as in `RULES.md`: the names map
+//! one to one, with no transformation. (Derived from the source, not yet
+//! confirmed by replaying a real game.)
+//!
+//! **Players.** `P0` is the first player, White; `P1` is Black. The root's
+//! `P0[id "name"]` and `P1[id "name"]` (or `PW`/`PB`) give the `White` and
+//! `Black` tags; `DT` gives `Date`, `EV` `Event`, `PC` `Site`, `RO`
+//! `Round`, `GN` `GameName`, `RE` (BoardSpace writes free text such as
+//! `Game won by ...`) `SgfResult`; the structural `GM`, `FF`, `CA`, `VV`,
+//! `SZ`, `AP` and `SU` are checked or dropped, and any other root property
+//! `XY` becomes the tag `SgfXY`.
+//!
+//! **Moves.** Each move node holds `P0[...]` or `P1[...]`: an optional
+//! index, an action and its arguments, in any case:
+//!
+//! | action | meaning |
+//! |---|---|
+//! | `start P0` | the game begins, White to play (`start P1` is refused) |
+//! | `dropb C r` | a placement on `Cr`, or the landing cell of a lifted stack |
+//! | `pickb C r` | lifts the stack on `Cr`; right after a `dropb`, takes that drop back |
+//! | `pick wr n`, `drop wr n` | takes a piece from the rack / puts it back (humans' placements) |
+//! | `move C r D s` | a movement (robots) |
+//! | `pass` | a pass |
+//! | `done` | ends the turn: the move made since the last `done`, or a pass when there is none |
+//! | `resign` | the player resigns (a second `resign` takes it back) when `done` follows |
+//! | `gameoverontime` | the game ends on time: recorded as the tag `Termination` = `time` |
+//! | `edit`, `swap` | refused: editing the board or swapping cannot be followed |
+//!
+//! Nodes of the main line only are read (the first variation at each
+//! branch), and only the first game of a collection. Other properties of
+//! move nodes (times, comments) are ignored. Each `done` is checked against
+//! the player whose turn it is; the moves themselves are checked by
+//! [`GameRecord::replay`]. When they replay legally to the end of the game,
+//! the score becomes the result.
+
+use crate::cell::Cell;
+use crate::color::Color;
+use crate::moves::Move;
+use crate::notation::fill_result;
+use crate::notation::record::{GameRecord, RecordResult};
+use crate::notation::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
+use crate::position::Position;
+
+/// What is wrong with an SGF record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SgfErrorKind {
+    /// Text that does not follow the SGF grammar.
+    #[error("SGF syntax: {0}")]
+    Syntax(&'static str),
+    /// A character where none is expected.
+    #[error("SGF syntax: unexpected {0:?}")]
+    UnexpectedChar(char),
+    /// A `[` without its `]`.
+    #[error("unterminated property value: '[' without a matching ']'")]
+    UnterminatedValue,
+    /// A record of another game.
+    #[error("not a DVONN game: {0}")]
+    NotDvonn(String),
+    /// An action this reader does not know.
+    #[error("unknown action {0:?}")]
+    UnknownAction(String),
+    /// An action with bad arguments.
+    #[error("bad action {text:?}: {reason}")]
+    BadAction {
+        /// The action.
+        text: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// An action that cannot be followed.
+    #[error("unsupported action {0:?}: {1}")]
+    Unsupported(String, &'static str),
+    /// A turn ended by the player whose turn it is not.
+    #[error("{player} ends ply {ply}, but it is {expected}'s turn (P0 is White, P1 Black)")]
+    WrongPlayer {
+        /// `P0` or `P1`.
+        player: &'static str,
+        /// The ply.
+        ply: usize,
+        /// The player to move.
+        expected: Color,
+    },
+    /// More moves than any game has.
+    #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
+    TooManyMoves,
+}
+
+/// An SGF record that could not be read: what and where (1-based line and
+/// column, in characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct SgfError {
+    /// The line of the problem.
+    pub line: usize,
+    /// The column of the problem.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: SgfErrorKind,
+}
+
+/// A property: its identifier and its values, each with the offset of its
+/// text.
+struct Property {
+    ident: String,
+    values: Vec<(String, usize)>,
+}
+
+/// A node of the main line.
+type Node = Vec<Property>;
+
+/// The SGF syntax: the nodes of the main line of the first game tree.
+struct Syntax<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Syntax<'_> {
+    fn error(&self, at: usize, kind: SgfErrorKind) -> SgfError {
+        let (line, column) = line_col(self.text, at);
+        SgfError { line, column, kind }
+    }
+
+    fn skip_space(&mut self) {
+        while self.bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
+            self.pos += 1;
+        }
+    }
+
+    fn main_line(&mut self) -> Result<Vec<Node>, SgfError> {
+        self.skip_space();
+        if self.bytes.get(self.pos) != Some(&b'(') {
+            return Err(self.error(self.pos, SgfErrorKind::Syntax("an SGF record starts with '('")));
+        }
+        // Per open game tree: whether it is on the main line, and how many
+        // subtrees it has had so far.
+        let mut trees: Vec<(bool, usize)> = Vec::new();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut opens: Vec<usize> = Vec::new();
+        // Whether the node being read is kept.
+        let mut keep = false;
+        let mut in_node = false;
+        loop {
+            self.skip_space();
+            let at = self.pos;
+            match self.bytes.get(at) {
+                None => {
+                    let open = opens.last().copied().unwrap_or(at);
+                    return Err(self.error(open, SgfErrorKind::Syntax("'(' without a matching ')'")));
+                }
+                Some(b'(') => {
+                    let main = match trees.last_mut() {
+                        Some((main, children)) => {
+                            *children += 1;
+                            *main && *children == 1
+                        }
+                        None => true,
+                    };
+                    trees.push((main, 0));
+                    opens.push(at);
+                    in_node = false;
+                    self.pos += 1;
+                }
+                Some(b')') => {
+                    trees.pop();
+                    opens.pop();
+                    in_node = false;
+                    self.pos += 1;
+                    if trees.is_empty() {
+                        // Only the first game of a collection is read.
+                        return Ok(nodes);
+                    }
+                }
+                Some(b';') => {
+                    let Some(&(main, children)) = trees.last() else {
+                        return Err(self.error(at, SgfErrorKind::Syntax("a node outside '(' ... ')'")));
+                    };
+                    if children > 0 {
+                        return Err(self.error(at, SgfErrorKind::Syntax("a node after a variation")));
+                    }
+                    keep = main;
+                    in_node = true;
+                    if keep {
+                        nodes.push(Vec::new());
+                    }
+                    self.pos += 1;
+                }
+                Some(b) if b.is_ascii_alphabetic() => {
+                    if !in_node {
+                        return Err(self.error(at, SgfErrorKind::Syntax("a property outside a node (';' first)")));
+                    }
+                    let property = self.property()?;
+                    if keep {
+                        if let Some(node) = nodes.last_mut() {
+                            node.push(property);
+                        }
+                    }
+                }
+                Some(_) => {
+                    let c = self.text[at..].chars().next().unwrap_or('?');
+                    return Err(self.error(at, SgfErrorKind::UnexpectedChar(c)));
+                }
+            }
+        }
+    }
+
+    /// Reads the property at `self.pos`: its identifier and its values.
+    fn property(&mut self) -> Result<Property, SgfError> {
+        let start = self.pos;
+        while self.bytes.get(self.pos).is_some_and(u8::is_ascii_alphanumeric) {
+            self.pos += 1;
+        }
+        let ident = self.text[start..self.pos].to_string();
+        let mut values = Vec::new();
+        loop {
+            self.skip_space();
+            if self.bytes.get(self.pos) != Some(&b'[') {
+                break;
+            }
+            let open = self.pos;
+            self.pos += 1;
+            let value_at = self.pos;
+            let mut value = String::new();
+            let mut chunk = self.pos;
+            loop {
+                match self.bytes.get(self.pos) {
+                    None => return Err(self.error(open, SgfErrorKind::UnterminatedValue)),
+                    Some(b']') => {
+                        value.push_str(&self.text[chunk..self.pos]);
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(b'\\') => {
+                        value.push_str(&self.text[chunk..self.pos]);
+                        self.pos += 1;
+                        if self.text[self.pos..].starts_with("\r\n") {
+                            // An escaped line break is a soft break: removed.
+                            self.pos += 2;
+                        } else if matches!(self.bytes.get(self.pos), Some(b'\n' | b'\r')) {
+                            self.pos += 1;
+                        } else if let Some(c) = self.text[self.pos..].chars().next() {
+                            // Any other escaped character stands for itself.
+                            value.push(c);
+                            self.pos += c.len_utf8();
+                        }
+                        chunk = self.pos;
+                    }
+                    Some(_) => self.pos += 1,
+                }
+            }
+            values.push((value, value_at));
+        }
+        if values.is_empty() {
+            return Err(self.error(start, SgfErrorKind::Syntax("a property without a value ('[' expected)")));
+        }
+        Ok(Property { ident, values })
+    }
+}
+
+/// What has been lifted during the turn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lift {
+    Rack,
+    Board(Cell),
+}
+
+/// The reader's state of the turn in progress.
+struct Turn {
+    /// The move made since the last `done`.
+    pending: Option<Move>,
+    lifted: Option<Lift>,
+    /// The player who resigned (pending its `done`).
+    resigning: Option<usize>,
+}
+
+/// Reads an SGF record into a record from the empty board.
+///
+/// ```
+/// use dvonn_core::notation::sgf;
+/// let text = "(;GM[Dvonn]SU[dvonn]P0[id \"ann\"]P1[id \"bob\"]
+///     ;P0[0 Start P0];P0[1 dropb E 3];P0[2 done];P1[3 pick wr 0];P1[4 dropb D 3];P1[5 done])";
+/// let record = sgf::read(text).unwrap();
+/// assert_eq!(record.tag("White"), Some("ann"));
+/// assert_eq!(record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["E3", "D3"]);
+/// ```
+pub fn read(text: &str) -> Result<GameRecord, SgfError> {
+    let text = strip_bom(text);
+    let mut syntax = Syntax { text, bytes: text.as_bytes(), pos: 0 };
+    let nodes = syntax.main_line()?;
+    let error = |at: usize, kind| syntax.error(at, kind);
+    let mut record = GameRecord::new(Position::new());
+    let mut turn = Turn { pending: None, lifted: None, resigning: None };
+    let mut ended = false;
+    'nodes: for (index, node) in nodes.iter().enumerate() {
+        for property in node {
+            let player = match property.ident.as_str() {
+                "P0" => 0,
+                "P1" => 1,
+                ident if index == 0 => {
+                    root_property(&mut record, ident, property).map_err(|(at, kind)| error(at, kind))?;
+                    continue;
+                }
+                _ => continue,
+            };
+            for (value, at) in &property.values {
+                let at = *at;
+                let mut words = value.split_whitespace().peekable();
+                if words.peek().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+                    words.next();
+                }
+                let Some(action) = words.next() else { continue };
+                let action = action.to_ascii_lowercase();
+                let args: Vec<&str> = words.collect();
+                if action == "id" {
+                    let name = args.join(" ");
+                    let name = name.trim_matches('"');
+                    record.set_tag(if player == 0 { "White" } else { "Black" }, name);
+                    continue;
+                }
+                if index == 0 && !is_action(&action) {
+                    // Other player metadata of the root (times, ratings).
+                    continue;
+                }
+                let step =
+                    act(&mut record, &mut turn, player, &action, &args, value).map_err(|kind| error(at, kind))?;
+                if step == Step::End {
+                    ended = true;
+                    break 'nodes;
+                }
+            }
+        }
+    }
+    if !ended {
+        // A move or resignation without its `done` at the end of the file.
+        if let Some(player) = turn.resigning {
+            record.result = RecordResult::Resigned(if player == 0 { Color::White } else { Color::Black });
+        } else if let Some(mv) = turn.pending {
+            record.moves.push(mv);
+        }
+    }
+    record.fill_forced_placement();
+    fill_result(&mut record);
+    Ok(record)
+}
+
+/// Whether `action` is one of the move actions.
+fn is_action(action: &str) -> bool {
+    matches!(
+        action,
+        "start"
+            | "dropb"
+            | "pickb"
+            | "pick"
+            | "drop"
+            | "move"
+            | "pass"
+            | "done"
+            | "resign"
+            | "gameoverontime"
+            | "edit"
+            | "swap"
+    )
+}
+
+/// Reads a property of the root node into the record.
+fn root_property(record: &mut GameRecord, ident: &str, property: &Property) -> Result<(), (usize, SgfErrorKind)> {
+    let (value, at) = match property.values.first() {
+        Some((value, at)) => (value.trim(), *at),
+        None => return Ok(()),
+    };
+    let tag = match ident {
+        "GM" => {
+            let numeric = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+            if !numeric && !value.eq_ignore_ascii_case("dvonn") {
+                return Err((at, SgfErrorKind::NotDvonn(format!("GM[{}]", excerpt(value)))));
+            }
+            return Ok(());
+        }
+        "SU" => {
+            if !value.to_ascii_lowercase().contains("dvonn") {
+                return Err((at, SgfErrorKind::NotDvonn(format!("SU[{}]", excerpt(value)))));
+            }
+            return Ok(());
+        }
+        "FF" | "CA" | "VV" | "SZ" | "AP" => return Ok(()),
+        "PW" => "White",
+        "PB" => "Black",
+        "DT" => "Date",
+        "EV" => "Event",
+        "PC" => "Site",
+        "RO" => "Round",
+        "GN" => "GameName",
+        "RE" => "SgfResult",
+        other => {
+            record.set_tag(&format!("Sgf{other}"), value);
+            return Ok(());
+        }
+    };
+    // `P0[id ...]` wins over `PW`/`PB` when both are there.
+    if record.tag(tag).is_none() || !matches!(tag, "White" | "Black") {
+        record.set_tag(tag, value);
+    }
+    Ok(())
+}
+
+/// What the reader does after an action.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Continue,
+    End,
+}
+
+/// The cell `column row` of a BoardSpace action.
+fn cell(column: Option<&&str>, row: Option<&&str>, text: &str) -> Result<Cell, SgfErrorKind> {
+    let bad = |reason| SgfErrorKind::BadAction { text: excerpt(text), reason };
+    let (Some(column), Some(row)) = (column, row) else {
+        return Err(bad("a cell is a column letter and a row number"));
+    };
+    format!("{column}{row}").parse::<Cell>().map_err(|_| bad("no such cell on the DVONN board"))
+}
+
+/// Performs one action of `player` (0 or 1).
+fn act(
+    record: &mut GameRecord,
+    turn: &mut Turn,
+    player: usize,
+    action: &str,
+    args: &[&str],
+    text: &str,
+) -> Result<Step, SgfErrorKind> {
+    match action {
+        "start" => {
+            let first = args.first().is_some_and(|p| p.eq_ignore_ascii_case("p0"));
+            if !first {
+                return Err(SgfErrorKind::Unsupported(
+                    excerpt(text),
+                    "DVONN games on BoardSpace begin with P0 (White)",
+                ));
+            }
+            if !record.moves.is_empty() {
+                return Err(SgfErrorKind::Unsupported(excerpt(text), "a start in the middle of the game"));
+            }
+        }
+        "pick" => turn.lifted = Some(Lift::Rack),
+        "drop" => turn.lifted = None,
+        "pickb" => {
+            let at = cell(args.first(), args.get(1), text)?;
+            turn.lifted = match turn.pending.take() {
+                // Taking a drop back: the piece or stack is lifted again.
+                Some(Move::Place(_)) => Some(Lift::Rack),
+                Some(Move::Jump { from, .. }) => Some(Lift::Board(from)),
+                Some(Move::Pass) | None => Some(Lift::Board(at)),
+            };
+        }
+        "dropb" => {
+            let at = cell(args.first(), args.get(1), text)?;
+            match turn.lifted.take() {
+                Some(Lift::Board(from)) if from == at => {}
+                Some(Lift::Board(from)) => turn.pending = Some(Move::Jump { from, to: at }),
+                Some(Lift::Rack) | None => turn.pending = Some(Move::Place(at)),
+            }
+        }
+        "move" => {
+            let from = cell(args.first(), args.get(1), text)?;
+            let to = cell(args.get(2), args.get(3), text)?;
+            turn.pending = Some(Move::Jump { from, to });
+            turn.lifted = None;
+        }
+        "pass" => turn.pending = Some(Move::Pass),
+        "resign" => turn.resigning = if turn.resigning.is_some() { None } else { Some(player) },
+        "done" => {
+            if let Some(resigner) = turn.resigning {
+                let color = if resigner == 0 { Color::White } else { Color::Black };
+                record.result = RecordResult::Resigned(color);
+                return Ok(Step::End);
+            }
+            let ply = record.moves.len();
+            let expected = mover_of_ply(ply);
+            if expected.index() != player {
+                let player = if player == 0 { "P0" } else { "P1" };
+                return Err(SgfErrorKind::WrongPlayer { player, ply, expected });
+            }
+            if ply >= MAX_PLIES {
+                return Err(SgfErrorKind::TooManyMoves);
+            }
+            record.moves.push(turn.pending.take().unwrap_or(Move::Pass));
+            turn.lifted = None;
+        }
+        "gameoverontime" => {
+            record.set_tag("Termination", "time");
+            return Ok(Step::End);
+        }
+        "edit" => return Err(SgfErrorKind::Unsupported(excerpt(text), "the board was edited")),
+        "swap" => return Err(SgfErrorKind::Unsupported(excerpt(text), "DVONN has no swap")),
+        _ => return Err(SgfErrorKind::UnknownAction(excerpt(text))),
+    }
+    Ok(Step::Continue)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variations_off_the_main_line_are_skipped() {
+        let text = "(;GM[Dvonn];P0[1 dropb E 3];P0[2 done](;P1[3 dropb D 3];P1[4 done])(;P1[3 dropb C 3];P1[4 done]))";
+        let record = read(text).unwrap();
+        assert_eq!(record.moves, vec![Move::Place("E3".parse().unwrap()), Move::Place("D3".parse().unwrap())]);
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        let cases: &[(&str, &str)] = &[
+            ("", "line 1, column 1: SGF syntax: an SGF record starts with '('"),
+            ("(;GM[Dvonn]", "line 1, column 1: SGF syntax: '(' without a matching ')'"),
+            ("(;GM[Dvonn", "line 1, column 5: unterminated property value: '[' without a matching ']'"),
+            ("(GM[1])", "line 1, column 2: SGF syntax: a property outside a node (';' first)"),
+            ("(;GM[1]!)", "line 1, column 8: SGF syntax: unexpected '!'"),
+            ("(;GM[Hive])", "line 1, column 6: not a DVONN game: GM[Hive]"),
+            ("(;SU[hive-plm])", "line 1, column 6: not a DVONN game: SU[hive-plm]"),
+            ("(;GM[Dvonn]\n;P0[1 fly A 3])", "line 2, column 5: unknown action \"1 fly A 3\""),
+            (
+                "(;GM[Dvonn];P0[1 dropb A 9])",
+                "line 1, column 16: bad action \"1 dropb A 9\": no such cell on the DVONN board",
+            ),
+            (
+                "(;GM[Dvonn];P0[1 dropb A])",
+                "line 1, column 16: bad action \"1 dropb A\": a cell is a column letter and a row number",
+            ),
+            (
+                "(;GM[Dvonn];P1[0 Start P1])",
+                "line 1, column 16: unsupported action \"0 Start P1\": DVONN games on BoardSpace begin with P0 (White)",
+            ),
+            ("(;GM[Dvonn];P0[1 edit])", "line 1, column 16: unsupported action \"1 edit\": the board was edited"),
+            (
+                "(;GM[Dvonn];P1[1 dropb A 3];P1[2 done])",
+                "line 1, column 32: P1 ends ply 0, but it is White's turn (P0 is White, P1 Black)",
+            ),
+            (
+                "(;GM[Dvonn];P0[1 dropb A 3] x)",
+                "line 1, column 29: SGF syntax: a property without a value ('[' expected)",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(read(text).unwrap_err().to_string(), *expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_and_soft_breaks_in_values() {
+        let record = read("(;GM[Dvonn]EV[The \\] cup\\\n 2024]C[x])").unwrap();
+        assert_eq!(record.tag("Event"), Some("The ] cup 2024"));
+        assert_eq!(record.tag("SgfC"), Some("x"));
+    }
+}

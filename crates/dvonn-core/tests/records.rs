@@ -1,0 +1,492 @@
+//! Game records and the other game formats: round trips through every
+//! writable format for the games of `tests/vectors/games.txt`, the sample
+//! files of `tests/records/` (see its README for where they come from),
+//! error messages, and hostile input.
+
+use dvonn_core::notation::{Format, codecup, little_golem, read_any, sgf, write};
+use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+
+const GAMES: &str = include_str!("vectors/games.txt");
+const LITTLE_GOLEM_REAL: &str = include_str!("records/littlegolem-dvonn.mc.2014.may.1.1.txt");
+const SGF_HANDMADE: &str = include_str!("records/handmade-boardspace.sgf");
+const CODECUP_ARBITER: &str = include_str!("records/codecup-arbiter.log");
+
+/// The games of games.txt: (score, moves).
+fn games() -> Vec<(RecordResult, Vec<Move>)> {
+    GAMES
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let score = words.next().unwrap().parse().unwrap();
+            (score, words.map(|w| w.parse().unwrap()).collect())
+        })
+        .collect()
+}
+
+/// A record of a games.txt game with a few tags.
+fn record_of(index: usize, result: RecordResult, moves: &[Move]) -> GameRecord {
+    let mut record = GameRecord::new(Position::new());
+    record.set_tag("Event", &format!("games.txt #{index}"));
+    record.set_tag("White", "dvonn-ai \"fast\" 0.1");
+    record.set_tag("Black", r"C:\players\random");
+    record.moves = moves.to_vec();
+    record.result = result;
+    record
+}
+
+#[test]
+fn every_game_round_trips_as_a_record_and_replays_to_its_score() {
+    let games = games();
+    assert_eq!(games.len(), 5);
+    for (index, (score, moves)) in games.iter().enumerate() {
+        let record = record_of(index, *score, moves);
+        let text = record.to_string();
+        assert!(text.lines().all(|line| line.chars().count() <= 80), "{text}");
+        assert!(text.contains("\n25. "), "movement starts a line: {text}");
+        let read = GameRecord::parse(&text).unwrap_or_else(|e| panic!("game {index}: {e}\n{text}"));
+        assert_eq!(read, record, "game {index}");
+        let replay = read.replay().unwrap();
+        assert_eq!(replay.result(), *score, "game {index}");
+        assert!(replay.final_position().is_game_over());
+        replay.check_result(read.result).unwrap();
+        assert_eq!(replay.moves, *moves);
+        assert_eq!(replay.positions.len(), moves.len() + 1);
+        assert_eq!(replay.removed.len(), moves.len());
+        // Writing again gives the same text.
+        assert_eq!(read.to_string(), text);
+        assert_eq!(read_any(&text, None).unwrap(), record);
+    }
+}
+
+#[test]
+fn every_game_round_trips_through_little_golem() {
+    for (index, (score, moves)) in games().iter().enumerate() {
+        let record = record_of(index, *score, moves);
+        let text = write(&record, Format::LittleGolem).unwrap();
+        assert_eq!(Format::detect(&text), Some(Format::LittleGolem));
+        assert!(text.contains(" 25. "), "{text}");
+        // The 49th placement is left out, and movement is in lower case.
+        let words: Vec<&str> = text.lines().last().unwrap().split(' ').filter(|w| !w.ends_with('.')).collect();
+        assert_eq!(words.len(), moves.len() - 1);
+        assert!(words.iter().all(|w| *w == w.to_lowercase()));
+        let read = little_golem::read(&text).unwrap();
+        assert_eq!(read.moves, *moves, "game {index}");
+        assert_eq!(read.result, *score, "the reader replays to the score");
+        assert_eq!(read.tags, record.tags);
+    }
+}
+
+#[test]
+fn every_game_round_trips_through_a_codecup_log() {
+    for (index, (score, moves)) in games().iter().enumerate() {
+        let record = record_of(index, *score, moves);
+        let text = write(&record, Format::CodeCup).unwrap();
+        assert_eq!(text.lines().count(), moves.len() + 2, "Start, the moves and Quit");
+        assert!(text.starts_with("Start\n") && text.ends_with("\nQuit\n"));
+        assert_eq!(Format::detect(&text), Some(Format::CodeCup));
+        let read = codecup::read(&text).unwrap();
+        assert_eq!(read.moves, *moves, "game {index}");
+        assert_eq!(read.result, *score);
+        // The codecup.nl move list: the same moves, separated by commas.
+        let list: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(read_any(&list.join(","), None).unwrap().moves, *moves);
+    }
+}
+
+/// The game `moves` as a BoardSpace SGF record, each ply in one of several
+/// styles (robot, human, taken back), so that every action is exercised.
+fn boardspace_sgf(moves: &[Move], resign: Option<Color>) -> String {
+    let mut out = String::from("(;GM[Dvonn]VV[1]SU[dvonn]P0[id \"Ann\"]P1[id \"Bob\"]\n;P0[0 Start P0]\n");
+    let mut index = 1;
+    let mut node = |player: usize, action: String| {
+        out.push_str(&format!(";P{player}[{index} {action}]\n"));
+        index += 1;
+    };
+    let spaced = |cell: dvonn_core::Cell| {
+        let name = cell.to_string();
+        format!("{} {}", &name[..1], &name[1..])
+    };
+    let mut position = Position::new();
+    let mut passes = 0;
+    for (ply, &mv) in moves.iter().enumerate() {
+        let player = position.side_to_move().index();
+        let rack = if player == 0 { "wr" } else { "br" };
+        match mv {
+            Move::Place(cell) => match ply % 3 {
+                0 => node(player, format!("dropb {}", spaced(cell))),
+                1 => {
+                    node(player, format!("pick {rack} 0"));
+                    node(player, format!("dropb {}", spaced(cell)));
+                }
+                _ => {
+                    // Dropped on another empty cell first, then taken back.
+                    let other = (!position.occupied()).into_iter().find(|c| *c != cell).unwrap_or(cell);
+                    node(player, format!("dropb {}", spaced(other)));
+                    node(player, format!("pickb {}", spaced(other)));
+                    node(player, format!("dropb {}", spaced(cell)));
+                }
+            },
+            Move::Jump { from, to } => match ply % 4 {
+                0 => node(player, format!("move {} {}", spaced(from), spaced(to))),
+                1 => {
+                    node(player, format!("pickb {}", spaced(from)));
+                    node(player, format!("dropb {}", spaced(to)));
+                }
+                2 => {
+                    node(player, format!("pickb {}", spaced(from)));
+                    node(player, format!("dropb {}", spaced(from)));
+                    node(player, format!("PICKB {}", spaced(from)));
+                    node(player, format!("DROPB {}", spaced(to)));
+                }
+                _ => {
+                    node(player, format!("Pickb {}", spaced(from)));
+                    node(player, format!("Dropb {}", spaced(to)));
+                    node(player, format!("Pickb {}", spaced(to)));
+                    node(player, format!("Dropb {}", spaced(to)));
+                }
+            },
+            Move::Pass => {
+                passes += 1;
+                if passes % 2 == 0 {
+                    node(player, "pass".to_string());
+                }
+            }
+        }
+        node(player, "done".to_string());
+        position.play(mv).unwrap();
+    }
+    if let Some(color) = resign {
+        node(color.index(), "resign".to_string());
+        node(color.index(), "done".to_string());
+    }
+    out.push_str(")\n");
+    out
+}
+
+#[test]
+fn every_game_reads_from_a_boardspace_sgf() {
+    for (index, (score, moves)) in games().iter().enumerate() {
+        let text = boardspace_sgf(moves, None);
+        assert_eq!(Format::detect(&text), Some(Format::Sgf));
+        let record = sgf::read(&text).unwrap_or_else(|e| panic!("game {index}: {e}\n{text}"));
+        assert_eq!(record.moves, *moves, "game {index}");
+        assert_eq!(record.result, *score);
+        assert_eq!(record.tag("White"), Some("Ann"));
+        assert_eq!(record.tag("Black"), Some("Bob"));
+    }
+    // A resignation in the middle of a game.
+    let (_, moves) = &games()[0];
+    let record = sgf::read(&boardspace_sgf(&moves[..60], Some(Color::White))).unwrap();
+    assert_eq!(record.moves, moves[..60]);
+    assert_eq!(record.result, RecordResult::Resigned(Color::White));
+}
+
+#[test]
+fn the_sample_files_read() {
+    // The real Little Golem game: legal under our rules, White resigned.
+    let record = read_any(LITTLE_GOLEM_REAL, None).unwrap();
+    assert_eq!(record.tag("White"), Some("CleverHunk steven cullum"));
+    assert_eq!(record.result, RecordResult::Resigned(Color::White));
+    let replay = record.replay().unwrap();
+    assert_eq!(replay.moves.len(), 75);
+    assert_eq!(
+        write(&record, Format::LittleGolem).unwrap().lines().last().unwrap(),
+        LITTLE_GOLEM_REAL.split("] 1. ").nth(1).map(|m| format!("1. {}", m.trim())).unwrap()
+    );
+
+    // The hand-made SGF: game 2 of games.txt, with its passes.
+    let (score, moves) = &games()[1];
+    let record = read_any(SGF_HANDMADE, None).unwrap();
+    assert_eq!(record.moves, *moves);
+    assert_eq!(record.result, *score);
+    assert_eq!(record.tag("Date"), Some("2026-01-02"));
+    assert_eq!(record.tag("GameName"), Some("handmade-ann-bob"));
+    assert_eq!(record.tag("SgfResult"), Some("hand-made sample, not a real game"));
+
+    // The arbiter log: game 1 of games.txt with players and score.
+    let (score, moves) = &games()[0];
+    let record = read_any(CODECUP_ARBITER, None).unwrap();
+    assert_eq!(record.moves, *moves);
+    assert_eq!(record.result, *score);
+    assert_eq!(record.tag("White"), Some("./player --eval=100000"));
+    record.replay().unwrap().check_result(record.result).unwrap();
+}
+
+/// Plays random legal moves from `start` (at most `plies`).
+fn random_game(start: Position, plies: usize, rng: &mut StdRng) -> Vec<Move> {
+    let mut position = start;
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let legal = position.legal_moves();
+        let Some(&mv) = legal.choose(rng) else { break };
+        position.play(mv).unwrap();
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn records_with_everything_round_trip() {
+    let mut rng = StdRng::seed_from_u64(2011);
+    let mut with_passes = 0;
+    for seed in 0..200 {
+        let start = match seed % 3 {
+            0 => Position::new(),
+            1 => Position::random_setup_from_seed(seed),
+            // A position in the middle of the placement phase.
+            _ => {
+                let mut position = Position::new();
+                for mv in random_game(Position::new(), rng.random_range(0..49), &mut rng) {
+                    position.play(mv).unwrap();
+                }
+                position
+            }
+        };
+        let moves = random_game(start, rng.random_range(0..200), &mut rng);
+        with_passes += usize::from(moves.contains(&Move::Pass));
+        let mut record = GameRecord::new(start);
+        record.moves = moves;
+        let final_result = record.replay().unwrap().result();
+        record.result = match seed % 4 {
+            0 => final_result,
+            1 => RecordResult::Unfinished,
+            2 => RecordResult::Resigned(Color::White),
+            _ => RecordResult::Resigned(Color::Black),
+        };
+        record.set_tag("Event", &format!("random {seed} \\ \"quoted\" {{not a comment}} [brackets]"));
+        record.set_tag("Annotator", "ünïcödé ✓");
+        let text = record.to_string();
+        let read = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(read, record, "{text}");
+        assert_eq!(read.replay().unwrap().result(), final_result);
+        if start != Position::new() {
+            assert!(text.contains("[Setup \"position\"]\n[Position \""), "{text}");
+        }
+    }
+    assert!(with_passes > 0, "some random games have passes");
+}
+
+#[test]
+fn comments_are_ignored_wherever_they_are() {
+    let plain = GameRecord::parse("[White \"a\"]\n\n1. E3 D3 2. C3 *").unwrap();
+    let commented = GameRecord::parse(
+        "{before the tags}\n[White \"a\"] {after a tag}\n{between\nlines}\n1.{glued}E3{glued}D3 {x} 2. C3 * {after the result}",
+    )
+    .unwrap();
+    assert_eq!(commented, plain);
+}
+
+#[test]
+fn the_missing_last_placement_is_filled_in() {
+    for (score, moves) in games() {
+        let mut short = moves.clone();
+        let forced = short.remove(48);
+        let record = GameRecord::parse(&short.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")).unwrap();
+        assert_eq!(record.moves.len(), moves.len() - 1);
+        let replay = record.replay().unwrap();
+        assert_eq!(replay.moves, moves);
+        assert_eq!(replay.moves[48], forced);
+        assert_eq!(replay.result(), score);
+        // A re-written record contains it.
+        let rewritten = GameRecord::parse(&record.to_string()).unwrap();
+        assert_eq!(rewritten.moves, moves);
+        assert!(record.to_string().contains(&format!("25. {forced} {}", moves[49])));
+    }
+}
+
+#[test]
+fn an_illegal_move_is_reported_with_its_number_and_ply() {
+    let (_, moves) = &games()[0];
+    let mut words: Vec<String> = moves.iter().map(Move::to_string).collect();
+    // Ply 52 is Black's second movement; White's stack on G1 is no use to Black.
+    words[52] = "F1E1".to_string();
+    let record = GameRecord::parse(&words.join(" ")).unwrap();
+    let error = record.replay().unwrap_err();
+    assert_eq!((error.ply, error.move_number), (52, 27));
+    assert_eq!(error.to_string(), "move 27 (ply 52) F1E1 is illegal: the stack on F1 is not yours");
+    // With the last placement left out, plies are still counted in full.
+    words.remove(48);
+    let error = GameRecord::parse(&words.join(" ")).unwrap().replay().unwrap_err();
+    assert_eq!(error.to_string(), "move 27 (ply 52) F1E1 is illegal: the stack on F1 is not yours");
+    // A move after the end of the game.
+    let mut over: Vec<String> = moves.iter().map(Move::to_string).collect();
+    over.push("PASS".to_string());
+    let error = GameRecord::parse(&over.join(" ")).unwrap().replay().unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "move {} (ply {}) PASS is illegal: the game is over: neither player can move",
+            moves.len() / 2 + 1,
+            moves.len()
+        )
+    );
+}
+
+#[test]
+fn a_wrong_score_is_reported() {
+    let (_, moves) = &games()[0];
+    let record = record_of(0, RecordResult::Score { white: 20, black: 6 }, moves);
+    let error = record.replay().unwrap().check_result(record.result).unwrap_err();
+    assert_eq!(error.to_string(), "the record gives the result 20-6, but the moves end 13-13");
+}
+
+#[test]
+fn errors_name_the_format_and_place() {
+    let cases: &[(&str, Option<Format>, &str)] = &[
+        ("", Some(Format::Record), ""),
+        (
+            "[White \"x\"]\n[Result \"13-13\"]\n\n1. E3 D3 12-13",
+            None,
+            "game record: line 4, column 10: the result token 12-13 disagrees with the Result tag 13-13",
+        ),
+        (
+            "[Setup \"position\"]\n[Position \"WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW x m\"]",
+            None,
+            "game record: line 2, column 66: bad Position tag: side to move, column 55: the side to move is 'w' or 'b', not \"x\"",
+        ),
+        (
+            "Event [x] 1. g2 c1 2. f5 d1 3. qq",
+            None,
+            "Little Golem transcript: line 1, column 32: move 3 (ply 4): \"qq\" is not a move: a cell is a column letter A-K and a row digit 1-5 naming one of the 49 cells",
+        ),
+        (
+            "(;GM[Dvonn];P0[1 dropb E 3];P0[2 done];P0[3 dropb D 3];P0[4 done])",
+            None,
+            "BoardSpace SGF record: line 1, column 59: P0 ends ply 1, but it is Black's turn (P0 is White, P1 Black)",
+        ),
+        ("Start\nE3\nD3 C3\nQuit\nF3", None, "CodeCup log: line 5, column 1: \"F3\" after Quit: Quit ends the game"),
+        (
+            "E3 D3",
+            Some(Format::Sgf),
+            "BoardSpace SGF record: line 1, column 1: SGF syntax: an SGF record starts with '('",
+        ),
+    ];
+    for (text, format, expected) in cases {
+        match read_any(text, *format) {
+            Ok(record) => assert!(expected.is_empty(), "{text:?} read as {record:?}"),
+            Err(error) => assert_eq!(error.to_string(), *expected, "{text:?}"),
+        }
+    }
+}
+
+/// Every reader on `text`: errors are fine, panics are not.
+fn read_everywhere(text: &str) {
+    let _ = GameRecord::parse(text);
+    let _ = little_golem::read(text);
+    let _ = sgf::read(text);
+    let _ = codecup::read(text);
+    let _ = read_any(text, None);
+    let _ = Format::detect(text);
+}
+
+#[test]
+fn hostile_input_is_an_error_not_a_panic() {
+    let megabyte_line = "x@!".repeat(350_000);
+    let huge_number = format!("{}. E3", "9".repeat(100_000));
+    let deep_sgf = "(".repeat(200_000);
+    let deep_sgf_closed = format!("{};{}", "(;".repeat(100_000), ")".repeat(100_000));
+    let nul = "[\0\"\0\"]\n\0 E3\0";
+    let cases: Vec<&str> = vec![
+        "",
+        "[",
+        "{",
+        "(",
+        ";",
+        "]",
+        "\"",
+        "\\",
+        "[White \"\\",
+        "(;",
+        "(;P0[",
+        "(;P0[1 dropb",
+        "Event [",
+        "# Score:",
+        "# Score: 99 - 99",
+        &megabyte_line,
+        &huge_number,
+        &deep_sgf,
+        &deep_sgf_closed,
+        nul,
+        "\u{feff}",
+        "1.",
+        "1.-",
+        "-1",
+        "resign resign",
+        "PASS PASS PASS",
+    ];
+    for text in cases {
+        read_everywhere(text);
+    }
+    // Specific answers.
+    assert_eq!(GameRecord::parse("").unwrap(), GameRecord::default());
+    assert_eq!(
+        GameRecord::parse("[").unwrap_err().to_string(),
+        "line 1, column 2: bad tag syntax: expected a tag name after '[' (a tag is [Name \"value\"], one per line)"
+    );
+    assert_eq!(
+        GameRecord::parse("E3 {").unwrap_err().to_string(),
+        "line 1, column 4: unterminated comment: '{' without a matching '}'"
+    );
+    let error = GameRecord::parse(&megabyte_line).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "line 1, column 1: move 1 (ply 0): \"x@!x@!x@!x@!x@!x@!x@!x@!\" is not a move: expected a cell (E3), two cells (C3E3 or C3-E3) or PASS"
+    );
+    assert_eq!(GameRecord::parse(&huge_number).unwrap().moves.len(), 1, "a huge move number is just ignored");
+    assert!(GameRecord::parse(nul).unwrap_err().to_string().starts_with("line 1, column 2: bad tag name"));
+    assert!(
+        GameRecord::parse("E3\0")
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 1, column 1: move 1 (ply 0): \"E3\\0\" is not a move")
+    );
+    assert_eq!(
+        read_any("", None).unwrap_err().to_string().split(':').next(),
+        Some("cannot tell the format of the text")
+    );
+    assert_eq!(
+        sgf::read(&deep_sgf).unwrap_err().to_string(),
+        "line 1, column 200000: SGF syntax: '(' without a matching ')'"
+    );
+    assert!(sgf::read(&deep_sgf_closed).is_ok());
+}
+
+#[test]
+fn a_large_garbage_file_fails_fast() {
+    // 32 MB of garbage that is all move-like words but the last: the
+    // readers stop at the ply limit instead of reading it all.
+    let garbage = "E3 ".repeat(32 << 20 >> 2);
+    let start = std::time::Instant::now();
+    for format in [Format::Record, Format::LittleGolem, Format::CodeCup] {
+        let error = read_any(&garbage, Some(format)).unwrap_err().to_string();
+        assert!(error.contains("more than 1000 moves"), "{error}");
+    }
+    // Generous: a quadratic reader would take minutes.
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        read_everywhere(&text);
+    }
+
+    #[test]
+    fn arbitrary_record_like_text_never_panics(
+        text in "([\\[\\]{}();\"\\\\ \n.#,a-kA-K0-9]|PASS|pass|resign|dropb|done|Start|Quit|P0|P1|GM|\\[Setup \"position\"\\]|\\[Position \"){0,80}"
+    ) {
+        read_everywhere(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        read_everywhere(&String::from_utf8_lossy(&bytes));
+    }
+}
