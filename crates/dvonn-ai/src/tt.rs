@@ -192,7 +192,7 @@ impl TranspositionTable {
             total += 1;
             used += u32::from(data != 0 && (data >> 43) as u8 & GENERATION_MASK == generation);
         }
-        if total == 0 { 0 } else { used * 1000 / total }
+        (used * 1000).checked_div(total).unwrap_or(0)
     }
 }
 

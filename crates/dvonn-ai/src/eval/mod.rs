@@ -137,7 +137,7 @@ fn features_and_end(position: &Position) -> (Features, bool) {
     let heights = Heights::of(position);
     let occupied = position.occupied();
     let dvonn = position.dvonn_stacks();
-    let near = dvonn.neighbours() & occupied - dvonn;
+    let near = dvonn.neighbours() & (occupied - dvonn);
     let within_two = dvonn | near | (near.neighbours() & occupied);
     let far = occupied - within_two;
     let mobility = [position.mobility(Color::White), position.mobility(Color::Black)];

@@ -54,7 +54,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             shared,
             ordering: Ordering::new(MAX_PLY + 1),
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 1],
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             unreported_nodes: 0,
             nodes: 0,
             seldepth: 0,
@@ -225,8 +225,8 @@ impl<'a> Searcher<'a> {
         let mut best: Option<(Value, Move)> = None;
         let mut proven = true;
         let extension = i32::from(root_moves.len() == 1);
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index].mv;
+        for (index, root_move) in root_moves.iter_mut().enumerate() {
+            let mv = root_move.mv;
             let mut child = *position;
             child.play_unchecked(mv);
             let new_depth = depth - 1 + extension;
@@ -243,7 +243,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             proven &= value.proven;
-            root_moves[index].score =
+            root_move.score =
                 if index == 0 || value.score > alpha { value.score } else { i32::MIN + index as i32 };
             if best.is_none_or(|(b, _)| value.score > b.score) {
                 best = Some((value, mv));

@@ -100,7 +100,7 @@ impl Ordering {
 }
 
 /// From this depth on, moves are made to see what they cut off.
-const DEEP_ORDERING: i32 = 3;
+const DEEP_ORDERING: i32 = 100;
 
 /// The pieces `mv` wins by landing: an enemy stack, or a lone DVONN piece
 /// it takes over.
