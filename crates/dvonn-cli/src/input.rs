@@ -1,0 +1,43 @@
+//! Reading the files and standard input the subcommands take, with a size
+//! limit and a clear message for anything that is not text.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+/// The largest input any subcommand reads: game records and positions are
+/// a few kilobytes; this leaves room for long annotated files while keeping
+/// memory bounded.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// The text of `path` (`-`: standard input), refusing files larger than
+/// [`MAX_INPUT_BYTES`] and bytes that are not UTF-8.
+pub fn read_text(path: &Path) -> Result<String> {
+    let name = path.display();
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+        let metadata = file.metadata().with_context(|| format!("cannot read {name}"))?;
+        if metadata.is_dir() {
+            bail!("{name} is a directory, not a file");
+        }
+        file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {name}"))?;
+    }
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(error) => {
+            let at = error.utf8_error().valid_up_to();
+            bail!("{name} is not a text file (byte {at} is not UTF-8)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The `dvonn` command line, as a library: every subcommand is a module
+//! with an `Args` struct (clap) and a `run` function, so that tests and fuzz
+//! targets can drive them in-process. The binary (`src/main.rs`) only calls
+//! [`main`].
+
+pub mod analyze;
+pub mod codecup;
+pub mod convert;
+pub mod diagram;
+pub mod input;
+pub mod matches;
+pub mod output;
+pub mod perft;
+pub mod play;
+pub mod render;
+pub mod replay;
+pub mod tune;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// DVONN: play, analyse, check and convert games of Kris Burm's stacking game.
+#[derive(Debug, Parser)]
+#[command(name = "dvonn", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play against the engine in the terminal.
+    Play(play::Args),
+    /// Analyse a position: one line per search iteration, then the best move.
+    Analyze(analyze::Args),
+    /// Play engine-vs-engine matches between configurations or programs.
+    Match(matches::Args),
+    /// Play as a CodeCup 2011 player over standard input and output.
+    Codecup(codecup::Args),
+    /// Convert a game between formats, or extract a position from it.
+    Convert(convert::Args),
+    /// Draw a position or a game's position as SVG or as a text diagram.
+    Render(render::Args),
+    /// Check a game record move by move and print its final position and result.
+    Replay(replay::Args),
+    /// Count the move sequences of a given length (move generator check).
+    Perft(perft::Args),
+    /// Fit the evaluation weights to self-play games.
+    Tune(tune::Args),
+}
+
+/// Parses the command line, runs the subcommand, and turns an error into one
+/// line on standard error and exit status 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Play(args) => play::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Codecup(args) => codecup::run(&args),
+        Command::Convert(args) => convert::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::Perft(args) => perft::run(&args),
+        Command::Tune(args) => tune::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("dvonn: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Writing output files safely: never over an existing file unless asked,
+//! and never a half-written file (write to a temporary file beside the
+//! target, then rename it into place).
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+/// Writes `contents` to `path` atomically. Refuses to replace an existing
+/// file unless `force`.
+pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
+    let name = path.display();
+    if !force && path.exists() {
+        bail!("{name} exists; use --force to overwrite it");
+    }
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut temporary = tempfile::NamedTempFile::new_in(directory)
+        .with_context(|| format!("cannot create a file in {}", directory.display()))?;
+    temporary.write_all(contents).with_context(|| format!("cannot write {name}"))?;
+    temporary.as_file().sync_all().with_context(|| format!("cannot write {name}"))?;
+    if force {
+        temporary.persist(path).with_context(|| format!("cannot write {name}"))?;
+    } else {
+        // persist_noclobber fails if the file appeared in the meantime.
+        temporary.persist_noclobber(path).with_context(|| format!("cannot write {name}"))?;
+    }
+    Ok(())
+}
