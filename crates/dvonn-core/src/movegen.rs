@@ -254,7 +254,7 @@ impl Position {
             }
             (Move::Place(_), Phase::Movement) => Err(self.game_over_or(IllegalMoveReason::NotPlacementPhase)),
             (Move::Jump { .. } | Move::Pass, Phase::Placement) => Err(IllegalMoveReason::NotMovementPhase),
-            (Move::Jump { from, to }, Phase::Movement) => self.check_jump(from, to),
+            (Move::Jump { from, to }, Phase::Movement) => self.check_jump(from, to).map_err(|r| self.game_over_or(r)),
             (Move::Pass, Phase::Movement) => {
                 if self.has_jump(self.side) {
                     Err(IllegalMoveReason::MustMove)
@@ -267,21 +267,26 @@ impl Position {
         }
     }
 
-    /// `reason`, unless the game is over, which explains more.
+    /// `reason`, unless the game is over, which explains more (checked only
+    /// once a move is known to be illegal: the legal path stays cheap).
     fn game_over_or(&self, reason: IllegalMoveReason) -> IllegalMoveReason {
         if self.is_game_over() { IllegalMoveReason::GameOver } else { reason }
     }
 
+    /// The first rule a movement breaks (the game being over aside).
     fn check_jump(&self, from: Cell, to: Cell) -> Result<(), IllegalMoveReason> {
         let height = self.height_at(from);
         if height == 0 {
-            return Err(self.game_over_or(IllegalMoveReason::NoStack(from)));
+            return Err(IllegalMoveReason::NoStack(from));
         }
         if !self.owned[self.side.index()].contains(from) {
-            return Err(self.game_over_or(IllegalMoveReason::NotOwnStack(from)));
+            return Err(IllegalMoveReason::NotOwnStack(from));
         }
         if self.occupied.surrounded().contains(from) {
             return Err(IllegalMoveReason::Surrounded(from));
+        }
+        if from == to {
+            return Err(IllegalMoveReason::WrongDistance { from, height, distance: 0 });
         }
         let Some((_, distance)) = from.line_to(to) else {
             return Err(IllegalMoveReason::NotInLine(from, to));

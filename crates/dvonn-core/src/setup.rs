@@ -39,6 +39,14 @@ pub enum SetupError {
         /// Pieces counted.
         total: u32,
     },
+    /// More stacks topped by one colour than that colour has pieces.
+    #[error("{count} stacks have a {color} top, but {color} has only 23 pieces")]
+    TooManyTops {
+        /// The colour.
+        color: Color,
+        /// Stacks topped by it.
+        count: u32,
+    },
     /// More than three cells hold DVONN pieces.
     #[error("{count} cells hold DVONN pieces; the game has only 3")]
     TooManyDvonnCells {
@@ -94,6 +102,9 @@ pub enum SetupError {
     },
 }
 
+/// White and Black pieces each.
+const PIECES_PER_COLOR: u32 = 23;
+
 /// The pieces of each kind after `placed` placements: (DVONN, white, black).
 pub(crate) const fn placement_counts(placed: u32) -> (u32, u32, u32) {
     let dvonn = if placed < 3 { placed } else { 3 };
@@ -119,6 +130,12 @@ impl Setup {
         let total: u32 = self.iter().map(|(_, s)| u32::from(s.height())).sum();
         if total > u32::from(TOTAL_PIECES) {
             return Err(SetupError::TooManyPieces { total });
+        }
+        for color in Color::BOTH {
+            let count = self.iter().filter(|(_, s)| s.owner() == Some(color)).count() as u32;
+            if count > PIECES_PER_COLOR {
+                return Err(SetupError::TooManyTops { color, count });
+            }
         }
         let dvonn_cells = self.iter().filter(|(_, s)| s.has_dvonn()).count() as u32;
         if dvonn_cells > 3 {

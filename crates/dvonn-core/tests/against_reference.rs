@@ -444,6 +444,8 @@ fn arbitrary_game(rng: &mut ChaCha8Rng) -> Game {
     let density = rng.random_range(0.15..1.0);
     let tallest = rng.random_range(1..=16);
     let mut budget = CELLS;
+    // Each colour has 23 pieces: a position with more is not a position.
+    let mut pieces_left = [23usize, 23];
     for (i, &cell) in cells.iter().enumerate() {
         let dvonn = i < dvonn_cells;
         if budget == 0 || (!dvonn && !rng.random_bool(density)) {
@@ -455,13 +457,21 @@ fn arbitrary_game(rng: &mut ChaCha8Rng) -> Game {
         if dvonn && (height == 1 || rng.random_bool(0.3)) {
             stack.push(Piece::Dvonn);
         } else {
-            let colour = |rng: &mut ChaCha8Rng| if rng.random_bool(0.5) { Piece::White } else { Piece::Black };
-            while stack.len() < height {
-                stack.push(colour(rng));
+            while stack.len() < height && pieces_left.iter().any(|&n| n > 0) {
+                let white = pieces_left[1] == 0 || (pieces_left[0] > 0 && rng.random_bool(0.5));
+                pieces_left[usize::from(!white)] -= 1;
+                stack.push(if white { Piece::White } else { Piece::Black });
+            }
+            if stack.is_empty() {
+                continue;
             }
             if dvonn {
-                let at = rng.random_range(0..height - 1);
-                stack[at] = Piece::Dvonn;
+                if stack.len() == 1 {
+                    stack.insert(0, Piece::Dvonn);
+                } else {
+                    let at = rng.random_range(0..stack.len() - 1);
+                    stack[at] = Piece::Dvonn;
+                }
             }
         }
         budget -= stack.len();

@@ -16,7 +16,7 @@ impl Weights {
     pub const HAND: Weights = Weights([100, 0, 3, 10, -30, 40, 10, -15, -10, 40, 20]);
 
     /// Weights fitted to self-play games (see [`super::tuning`]).
-    pub const TUNED: Weights = Weights::HAND;
+    pub const TUNED: Weights = Weights([72, 426, 34, -241, -64, 7, 14, -124, -78, 11, 138]);
 
     /// The weight of `feature`.
     pub const fn get(&self, feature: Feature) -> i32 {

@@ -431,6 +431,10 @@ mod tests {
             ("DDDD.....", "w m", "board, column 1: 4 cells hold DVONN pieces; the game has only 3"),
             ("W40W10D......", "w m", "board, column 4: the stacks hold 50 pieces; the game has only 49"),
         ];
+        assert_eq!(
+            error_of("WWWWWWWWW/WWWWWWWWWW/WWWWWD...../........../......... w m"),
+            "board, column 1: 24 stacks have a White top, but White has only 23 pieces"
+        );
         for (row5, tail, expected) in cases {
             assert_eq!(error_of(&format!("{row5}{rest} {tail}")), expected, "{row5}");
         }
