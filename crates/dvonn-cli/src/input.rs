@@ -1,10 +1,13 @@
 //! Reading the files and standard input the subcommands take, with a size
-//! limit and a clear message for anything that is not text.
+//! limit and a clear message for anything that is not text, and reading the
+//! games in them.
 
 use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use dvonn_core::notation::read_any;
+use dvonn_core::{Format, GameRecord, Replay};
 
 /// The largest input any subcommand reads: game records and positions are
 /// a few kilobytes; this leaves room for long annotated files while keeping
@@ -40,4 +43,23 @@ pub fn read_text(path: &Path) -> Result<String> {
             bail!("{name} is not a text file (byte {at} is not UTF-8)")
         }
     }
+}
+
+/// Reads the game in `path` (`-`: standard input) in `format` (`None`:
+/// detected) and replays it, checking every move and the recorded score.
+/// Errors name the file, and the move for an illegal one.
+pub fn read_game(path: &Path, format: Option<Format>) -> Result<(GameRecord, Replay)> {
+    parse_game(&read_text(path)?, path, format)
+}
+
+/// [`read_game`] for the `text` already read from `path`.
+pub fn parse_game(text: &str, path: &Path, format: Option<Format>) -> Result<(GameRecord, Replay)> {
+    let name = path.display();
+    if text.trim().is_empty() {
+        bail!("{name} is empty: expected a DVONN game");
+    }
+    let record = read_any(text, format).with_context(|| format!("cannot read {name}"))?;
+    let replay = record.replay().with_context(|| format!("{name}"))?;
+    replay.check_result(record.result).with_context(|| format!("{name}"))?;
+    Ok((record, replay))
 }

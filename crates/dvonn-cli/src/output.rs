@@ -7,6 +7,19 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
+/// A temporary file in `directory` with the permissions of a newly created
+/// file (read-write for all, less the umask), not a temporary file's
+/// owner-only ones: it becomes the output.
+fn temporary_file(directory: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.prefix(".dvonn-").tempfile_in(directory)
+}
+
 /// Writes `contents` to `path` atomically. Refuses to replace an existing
 /// file unless `force`.
 pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
@@ -18,8 +31,7 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut temporary = tempfile::NamedTempFile::new_in(directory)
-        .with_context(|| format!("cannot create a file in {}", directory.display()))?;
+    let mut temporary = temporary_file(directory).with_context(|| format!("cannot create a file in {}", directory.display()))?;
     temporary.write_all(contents).with_context(|| format!("cannot write {name}"))?;
     temporary.as_file().sync_all().with_context(|| format!("cannot write {name}"))?;
     if force {

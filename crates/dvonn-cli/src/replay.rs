@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
-use dvonn_core::notation::read_any;
+use anyhow::Result;
 
-use crate::input::read_text;
+use crate::input::read_game;
 
 /// Arguments of `dvonn replay`.
 #[derive(Debug, clap::Args)]
@@ -19,11 +18,7 @@ pub struct Args {
 /// as `<white>-<black>` (or `*` when the game is unfinished) on the last
 /// line. An illegal or unreadable move is an error naming its number.
 pub fn run(args: &Args) -> Result<()> {
-    let text = read_text(&args.record)?;
-    let name = args.record.display();
-    let record = read_any(&text, None).with_context(|| format!("cannot read {name}"))?;
-    let replay = record.replay().with_context(|| format!("{name}"))?;
-    replay.check_result(record.result).with_context(|| format!("{name}"))?;
+    let (_, replay) = read_game(&args.record, None)?;
     println!("{}", replay.final_position());
     println!("{}", replay.result());
     Ok(())

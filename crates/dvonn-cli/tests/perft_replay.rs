@@ -1,0 +1,90 @@
+//! `dvonn perft` against the shared perft vectors and `dvonn replay` on the
+//! shared games, through the real binary.
+
+mod common;
+
+use std::fs;
+
+use common::{PERFT, arg, dvonn, failure, games, success};
+
+/// `(position string, [(depth, count)])` of the perft vectors.
+fn perft_vectors() -> Vec<(String, Vec<(u32, u64)>)> {
+    PERFT
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(" ;");
+            let position = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|part| {
+                    let (depth, count) = part.trim().split_once(' ').unwrap();
+                    (depth.trim_start_matches('D').parse().unwrap(), count.parse().unwrap())
+                })
+                .collect();
+            (position, counts)
+        })
+        .collect()
+}
+
+#[test]
+fn perft_counts_match_the_vectors() {
+    let vectors = perft_vectors();
+    assert!(vectors.len() >= 10);
+    // A few vectors at small depths: the core crate checks them all.
+    let mut checked = 0;
+    for (position, counts) in vectors.iter().step_by(3) {
+        for &(depth, expected) in counts.iter().filter(|(_, count)| *count <= 50_000) {
+            let out = success(&dvonn(["perft", position, &depth.to_string()]));
+            let last = out.lines().last().unwrap();
+            assert!(last.starts_with(&format!("{expected} leaves")), "{position} depth {depth}: {last}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked}");
+}
+
+#[test]
+fn perft_divide_sums_to_the_count() {
+    let (position, counts) = &perft_vectors()[3];
+    let (depth, expected) = counts[1];
+    let out = success(&dvonn(["perft", "--divide", position, &depth.to_string()]));
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, moves) = lines.split_last().unwrap();
+    assert!(last.starts_with(&format!("{expected} leaves")), "{last}");
+    assert_eq!(moves.len() as u64, counts[0].1);
+    let sum: u64 = moves.iter().map(|line| line.split_once(' ').unwrap().1.parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, expected);
+}
+
+#[test]
+fn perft_rejects_a_bad_position() {
+    let output = dvonn(["perft", "........./........../........ w p", "1"]);
+    failure(&output, "cannot read the position");
+}
+
+#[test]
+fn replay_prints_the_score_of_each_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, game) in games().iter().enumerate() {
+        let file = dir.path().join(format!("game{i}.txt"));
+        fs::write(&file, game.record(i + 1)).unwrap();
+        let out = success(&dvonn(["replay", arg(&file)]));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.last(), Some(&game.score.as_str()), "game {i}");
+        assert_eq!(lines[lines.len() - 2], game.position_after(game.moves.len()).to_string());
+    }
+}
+
+#[test]
+fn replay_names_the_illegal_move() {
+    let game = &games()[1];
+    let mut moves: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
+    // Ply 60 (move 31) jumps a stack that is not there.
+    moves[60] = "A1K5".to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("illegal.txt");
+    fs::write(&file, moves.join(" ")).unwrap();
+    let output = dvonn(["replay", arg(&file)]);
+    assert_eq!(output.status.code(), Some(1));
+    failure(&output, "move 31 (ply 60) A1K5 is illegal");
+}
