@@ -337,11 +337,19 @@ impl Position {
             }
             Move::Jump { from, to } => self.jump(from, to),
             Move::Pass => {
-                self.side = !self.side;
-                self.hash ^= SIDE_KEY;
+                self.pass_turn();
                 Bitboard::EMPTY
             }
         }
+    }
+
+    /// Gives the turn to the other player without moving, whether or not a
+    /// pass is legal: not a move of the game, but the "null move" that
+    /// searches use to ask what the opponent could do with a free move.
+    #[inline]
+    pub fn pass_turn(&mut self) {
+        self.side = !self.side;
+        self.hash ^= SIDE_KEY;
     }
 
     fn place(&mut self, cell: Cell) {

@@ -5,6 +5,7 @@
 //! - [`position_string`]: `<board> <side> <phase>`.
 //! - [`record`]: the game record, [`GameRecord`].
 //! - [`little_golem`], [`sgf`], [`codecup`]: the other formats.
+//! - [`diagram`]: the board as a text diagram for people.
 //!
 //! [`read_any`] reads any of them into a [`GameRecord`]
 //! (telling the format by [`Format::detect`] when none is given), and
@@ -29,6 +30,7 @@ use crate::notation::sgf::SgfError;
 use crate::notation::text::{is_space, strip_bom};
 
 pub mod codecup;
+pub mod diagram;
 pub mod little_golem;
 pub mod move_text;
 pub mod position_string;

@@ -275,22 +275,28 @@ fn tokenize_row(row: &str, row_at: usize) -> Result<Vec<(usize, Option<Stack>)>,
     Ok(tokens)
 }
 
-/// Writes the canonical token of a stack.
-fn write_stack(f: &mut fmt::Formatter<'_>, stack: Option<Stack>) -> fmt::Result {
-    let Some(stack) = stack else {
-        return f.write_str(".");
-    };
-    let Some(owner) = stack.owner() else {
-        return f.write_str("D");
-    };
-    f.write_str(if owner == Color::White { "W" } else { "B" })?;
-    if stack.height() > 1 {
-        write!(f, "{}", stack.height())?;
+/// The canonical token of a stack in a position string: `D`, `W`, `B3`,
+/// `W2*`.
+///
+/// ```
+/// use dvonn_core::{Color, Stack};
+/// assert_eq!(Stack::new(3, Some(Color::White), true).unwrap().to_string(), "W3*");
+/// assert_eq!(Stack::LONE_DVONN.to_string(), "D");
+/// ```
+impl fmt::Display for Stack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(owner) = self.owner() else {
+            return f.write_str("D");
+        };
+        f.write_str(if owner == Color::White { "W" } else { "B" })?;
+        if self.height() > 1 {
+            write!(f, "{}", self.height())?;
+        }
+        if self.has_dvonn() {
+            f.write_str("*")?;
+        }
+        Ok(())
     }
-    if stack.has_dvonn() {
-        f.write_str("*")?;
-    }
-    Ok(())
 }
 
 /// The canonical position string.
@@ -301,7 +307,10 @@ impl fmt::Display for Setup {
                 f.write_str("/")?;
             }
             for cell in row_cells(y) {
-                write_stack(f, self.stacks[cell.index()])?;
+                match self.stacks[cell.index()] {
+                    Some(stack) => write!(f, "{stack}")?,
+                    None => f.write_str(".")?,
+                }
             }
         }
         write!(f, " {} {}", self.side.letter(), self.phase.letter())
