@@ -87,22 +87,30 @@ impl Feature {
 /// The feature values of a position, from the side to move's view.
 pub type Features = [i32; FEATURES];
 
-/// The stacks by height, read once per evaluation.
+/// The stacks by height, read once per evaluation, in a form that sums
+/// heights with four population counts.
 struct Heights {
+    /// `bits[b]`: the stacks (of height 1 to 10) whose height has bit `b` set.
+    bits: [Bitboard; 4],
     classes: [Bitboard; MAX_JUMP as usize],
     too_tall: Bitboard,
 }
 
 impl Heights {
     fn of(position: &Position) -> Heights {
-        let classes = std::array::from_fn(|i| position.stacks_of_height(i as u8 + 1));
-        Heights { classes, too_tall: position.too_tall() }
+        let classes: [Bitboard; MAX_JUMP as usize] = std::array::from_fn(|i| position.stacks_of_height(i as u8 + 1));
+        let bits = std::array::from_fn(|b| {
+            classes.iter().zip(1u32..).filter(|(_, h)| h >> b & 1 != 0).fold(Bitboard::EMPTY, |set, (c, _)| set | *c)
+        });
+        Heights { bits, classes, too_tall: position.too_tall() }
     }
 
     /// Pieces in the stacks of `set`.
+    #[inline]
     fn pieces_in(&self, position: &Position, set: Bitboard) -> i32 {
-        let movable: u32 = self.classes.iter().zip(1..).map(|(class, h)| h * (set & *class).len()).sum();
-        let tall: u32 = (set & self.too_tall).iter().map(|cell| u32::from(position.height_at(cell))).sum();
+        let movable: u32 = self.bits.iter().enumerate().map(|(b, bits)| (set & *bits).len() << b).sum();
+        let tall = set & self.too_tall;
+        let tall: u32 = if tall.is_empty() { 0 } else { tall.iter().map(|c| u32::from(position.height_at(c))).sum() };
         (movable + tall) as i32
     }
 

@@ -54,7 +54,12 @@ impl Default for SelfPlay {
 /// Plays the games of `plan` and returns the samples of all their
 /// movement-phase positions. `progress(games done)` is called after each game.
 pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
-    let config = EngineConfig { hash_mb: 16, weights: plan.weights, placement: PlacementStrategy::Heuristic, ..EngineConfig::default() };
+    let config = EngineConfig {
+        hash_mb: 16,
+        weights: plan.weights,
+        placement: PlacementStrategy::Heuristic,
+        ..EngineConfig::default()
+    };
     let mut engine = Engine::new(config).expect("a 16 MiB table");
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut samples = Vec::new();
@@ -167,7 +172,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let samples: Vec<Sample> = (0..2000)
             .map(|_| {
-                let features: Features = std::array::from_fn(|i| if i == FEATURES - 1 { 1 } else { rng.random_range(-20..20) });
+                let features: Features =
+                    std::array::from_fn(|i| if i == FEATURES - 1 { 1 } else { rng.random_range(-20..20) });
                 Sample { features, margin: f64::from(truth.apply(&features)) / 100.0 }
             })
             .collect();

@@ -7,9 +7,9 @@
 //! at any depth. Proven entries in the table are used whatever depth they
 //! were stored with, which makes endgames collapse into exact solutions.
 
-use dvonn_core::{Move, MoveList, Position};
+use dvonn_core::{Move, MoveList, Phase, Position};
 
-use super::ordering::{Ordering, is_capture};
+use super::ordering::{Ordering, is_capture, next_best};
 use super::{MAX_PLY, Shared};
 use crate::eval::final_margin;
 use crate::score::Score;
@@ -47,7 +47,14 @@ pub(crate) struct Searcher<'a> {
     pub(crate) seldepth: usize,
     /// Set once the search must unwind; results after it are meaningless.
     pub(crate) stopped: bool,
+    /// Cleared while searching below a null move (no two in a row).
+    null_move_allowed: bool,
 }
+
+/// The least depth to go at which null-move pruning is tried.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// The least number of moves the side to move must have for it.
+const NULL_MOVE_MIN_MOVES: usize = 6;
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
@@ -59,6 +66,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            null_move_allowed: true,
         }
     }
 
@@ -150,14 +158,23 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let scored = self.ordering.score(position, &moves, tt_move, ply, depth);
+        if !pv_node
+            && self.null_move_allowed
+            && depth >= NULL_MOVE_DEPTH
+            && self.null_move_fails_high(position, &moves, depth, ply, beta)
+        {
+            return Value { score: beta, proven: false };
+        }
+
+        let mut scored = self.ordering.score(position, &moves, tt_move, ply, depth);
         // A forced move (a single legal move, passes included) costs no depth.
         let extension = i32::from(moves.len() == 1);
         let original_alpha = alpha;
         let mut best = Value { score: -Score::INFINITE.centipieces(), proven: true };
         let mut best_move = None;
         let mut proven = true;
-        for (index, &(mv, _)) in scored.iter().enumerate() {
+        for index in 0..scored.len() {
+            let mv = next_best(&mut scored, index);
             let mut child = *position;
             let removed = child.play_unchecked(mv);
             let new_depth = depth - 1 + extension;
@@ -165,8 +182,7 @@ impl<'a> Searcher<'a> {
                 self.search_child(position, &child, new_depth, ply, alpha, beta)
             } else {
                 let quiet = removed.is_empty() && !is_capture(position, mv);
-                let reduction =
-                    i32::from(depth >= 3 && index >= 3 && quiet) + i32::from(depth >= 6 && index >= 12 && quiet);
+                let reduction = late_move_reduction(depth, index, quiet, pv_node);
                 let mut value = self.search_child(position, &child, new_depth - reduction, ply, alpha, alpha + 1);
                 if value.score > alpha && reduction > 0 {
                     value = self.search_child(position, &child, new_depth, ply, alpha, alpha + 1);
@@ -208,6 +224,36 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Null-move pruning: when even a free move for the opponent (the side
+    /// to move passes its turn) cannot bring the score below `beta` in a
+    /// reduced search, the node is almost surely a cut-off. Having the move
+    /// is an advantage in DVONN except in the last phase, so this is tried
+    /// only while the side to move has a choice of moves and the opponent
+    /// can move, and never twice in a row.
+    fn null_move_fails_high(
+        &mut self,
+        position: &Position,
+        moves: &MoveList,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+    ) -> bool {
+        if moves.len() < NULL_MOVE_MIN_MOVES || position.phase() != Phase::Movement {
+            return false;
+        }
+        if self.shared.evaluator.evaluate(position).centipieces() < beta || !position.has_jump(!position.side_to_move())
+        {
+            return false;
+        }
+        let mut child = *position;
+        child.pass_turn();
+        let reduction = 2 + depth / 4;
+        self.null_move_allowed = false;
+        let value = self.negamax(&child, depth - 1 - reduction, ply + 1, -beta, -beta + 1).negate();
+        self.null_move_allowed = true;
+        !self.stopped && value.score >= beta
+    }
+
     /// Searches the root moves in `root_moves` (best first; reordered by
     /// score on return) within `(alpha, beta)`. Returns the best value and
     /// move; the principal variation is left in `pv[0]`.
@@ -243,8 +289,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             proven &= value.proven;
-            root_move.score =
-                if index == 0 || value.score > alpha { value.score } else { i32::MIN + index as i32 };
+            root_move.score = if index == 0 || value.score > alpha { value.score } else { i32::MIN + index as i32 };
             if best.is_none_or(|(b, _)| value.score > b.score) {
                 best = Some((value, mv));
                 if value.score > alpha {
@@ -272,6 +317,22 @@ impl<'a> Searcher<'a> {
         self.stopped = false;
     }
 }
+
+/// How many plies less the `index`-th move (0-based, in search order) of a
+/// node with `depth` to go is searched with: more for later moves and
+/// deeper nodes, less for moves that win material and in PV nodes. A
+/// reduced move that beats alpha is searched again at full depth.
+fn late_move_reduction(depth: i32, index: usize, quiet: bool, pv_node: bool) -> i32 {
+    if depth < 3 || index < 3 {
+        return 0;
+    }
+    let base = (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
+    let adjusted = base - i32::from(!quiet) - i32::from(pv_node);
+    adjusted.clamp(0, depth - 2)
+}
+
+/// Scale of the late move reductions (larger: gentler).
+const LMR_DIVISOR: f64 = 1.6;
 
 /// A root move and its score from the last iteration (for ordering).
 #[derive(Clone, Copy, Debug)]

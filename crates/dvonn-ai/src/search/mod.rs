@@ -110,9 +110,13 @@ fn iterative_deepening(
 ) -> Option<SearchResult> {
     let mut result: Option<SearchResult> = None;
     let first_depth = 1 + helper.map_or(0, |i| (i % 2) as u32);
-    let mut previous = 0;
+    // Scores alternate with the parity of the depth (the side to move at
+    // the leaves changes), so each window is centred on the score two
+    // iterations back.
+    let mut scores: Vec<i32> = Vec::new();
     for depth in first_depth..=depth_limit {
-        let (mut alpha, mut beta) = if depth >= 4 {
+        let same_parity = scores.len().checked_sub(2).map(|i| scores[i]);
+        let (mut alpha, mut beta) = if let Some(previous) = same_parity.filter(|_| depth >= 4) {
             (previous - ASPIRATION, previous + ASPIRATION)
         } else {
             (-Score::INFINITE.centipieces(), Score::INFINITE.centipieces())
@@ -146,7 +150,7 @@ fn iterative_deepening(
             }
             break;
         }
-        previous = value.score;
+        scores.push(value.score);
         let shared = searcher.shared;
         let elapsed = shared.deadlines.elapsed();
         let mut pv = searcher.principal_variation().to_vec();

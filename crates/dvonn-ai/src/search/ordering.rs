@@ -64,20 +64,29 @@ impl Ordering {
         }
     }
 
-    /// The moves of `position` with their ordering scores, best first.
+    /// The moves of `position` with their ordering scores, in generation
+    /// order: [`next_best`] takes them best first.
     ///
-    /// Every move is made to see what it wins: the pieces of an enemy stack
-    /// it lands on, and the pieces of the stacks it cuts off (the enemy's
-    /// count for it, its own against it). Winning moves come first, largest
-    /// gain first; then killers, then the rest by history; moves that lose
-    /// pieces of their own come last.
-    pub(crate) fn score(&self, position: &Position, moves: &MoveList, tt_move: Option<Move>, ply: usize, depth: i32) -> ScoredMoves {
+    /// Moves that win pieces come first, largest gain first: the enemy
+    /// stack they land on, and (from [`DEEP_ORDERING`] plies to go, where it
+    /// pays to make every move) the stacks they cut off, the enemy's for
+    /// them, their own against them. Then killers, then the rest by
+    /// history; moves that lose pieces of their own come last.
+    pub(crate) fn score(
+        &self,
+        position: &Position,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+        depth: i32,
+    ) -> ScoredMoves {
         let killers = self.killers[ply];
         let side = position.side_to_move();
-        let mut scored: ScoredMoves = moves
+        moves
             .iter()
             .map(|&mv| {
-                let gain = if depth >= DEEP_ORDERING { material_gain(position, mv) } else { landing_gain(position, mv) };
+                let gain =
+                    if depth >= DEEP_ORDERING { material_gain(position, mv) } else { landing_gain(position, mv) };
                 let score = if Some(mv) == tt_move {
                     TT_MOVE
                 } else if gain > 0 {
@@ -93,14 +102,36 @@ impl Ordering {
                 };
                 (mv, score)
             })
-            .collect();
-        scored.sort_unstable_by_key(|&(mv, score)| (std::cmp::Reverse(score), history_index(side, mv)));
-        scored
+            .collect()
     }
 }
 
+/// Moves taken by selection before the rest is sorted: most cut-offs come
+/// from the first move or two, and a full sort would be wasted on them.
+const SELECTED_FIRST: usize = 3;
+
+/// Puts the best remaining move of `moves` at `index` and returns it: the
+/// first few by selection, then (once) the rest by a sort. Ties keep
+/// generation order, so the order is deterministic.
+pub(crate) fn next_best(moves: &mut ScoredMoves, index: usize) -> Move {
+    if index < SELECTED_FIRST {
+        let mut best = index;
+        for i in index + 1..moves.len() {
+            if moves[i].1 > moves[best].1 {
+                best = i;
+            }
+        }
+        moves[index..=best].rotate_right(1);
+    } else if index == SELECTED_FIRST {
+        // Rotations above kept the rest in generation order: a stable sort
+        // by score alone is deterministic.
+        moves[index..].sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+    }
+    moves[index].0
+}
+
 /// From this depth on, moves are made to see what they cut off.
-const DEEP_ORDERING: i32 = 100;
+const DEEP_ORDERING: i32 = 3;
 
 /// The pieces `mv` wins by landing: an enemy stack, or a lone DVONN piece
 /// it takes over.
@@ -139,4 +170,3 @@ pub(crate) fn is_capture(position: &Position, mv: Move) -> bool {
     let Move::Jump { to, .. } = mv else { return false };
     position.owner_at(to) == Some(position.side_to_move().opponent())
 }
-
