@@ -12,7 +12,7 @@ use crate::limits::{Limits, StopHandle};
 use crate::observer::{Observer, SearchInfo};
 use crate::placement::{self, MonteCarlo, PlacementStrategy};
 use crate::score::Score;
-use crate::search::{self, SearchResult, Shared};
+use crate::search::{self, SearchOptions, SearchResult, Shared};
 use crate::time::Deadlines;
 use crate::tt::{TranspositionTable, TtAllocError};
 
@@ -34,6 +34,8 @@ pub struct EngineConfig {
     pub weights: Weights,
     /// How placements are chosen.
     pub placement: PlacementStrategy,
+    /// Which search techniques are used (all by default).
+    pub search: SearchOptions,
     /// Seed of the engine's random choices (placement playouts and
     /// heuristic tie-breaks): the same seed, one thread and a depth or node
     /// limit give the same moves and node counts every time.
@@ -47,6 +49,7 @@ impl Default for EngineConfig {
             hash_mb: 64,
             weights: Weights::TUNED,
             placement: PlacementStrategy::MonteCarlo,
+            search: SearchOptions::ALL,
             seed: 0,
         }
     }
@@ -185,7 +188,7 @@ impl Engine {
             };
             return immediate(chosen, Score::ZERO, false);
         }
-        let shared = Shared::new(&self.tt, &self.evaluator, deadlines, &self.stop, limits.nodes);
+        let shared = Shared::new(&self.tt, &self.evaluator, deadlines, self.config.search, &self.stop, limits.nodes);
         search::search(position, limits, &shared, self.pool.as_ref(), moves[0], observer)
     }
 

@@ -46,5 +46,5 @@ pub use limits::{Clock, Limits, StopHandle};
 pub use observer::{Observer, SearchInfo};
 pub use placement::PlacementStrategy;
 pub use score::Score;
-pub use search::SearchResult;
+pub use search::{SearchOptions, SearchResult};
 pub use tt::{TranspositionTable, TtAllocError};

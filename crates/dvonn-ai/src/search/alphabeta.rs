@@ -55,6 +55,10 @@ pub(crate) struct Searcher<'a> {
 const NULL_MOVE_DEPTH: i32 = 3;
 /// The least number of moves the side to move must have for it.
 const NULL_MOVE_MIN_MOVES: usize = 6;
+/// The least number of stacks on the board for it: in the ending, having to
+/// move can hurt, and an unproven null-move cut-off would keep the search
+/// from proving the result.
+const NULL_MOVE_MIN_STACKS: u32 = 20;
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
@@ -143,10 +147,17 @@ impl<'a> Searcher<'a> {
 
         let pv_node = beta - alpha > 1;
         let key = position.hash();
+        let options = self.shared.options;
         let mut tt_move = None;
-        if let Some(entry) = self.shared.tt.probe(key) {
+        if let Some(entry) = self.shared.tt.probe(key).filter(|_| options.transposition_table) {
             tt_move = entry.mv.filter(|&mv| position.is_legal(mv));
-            if !pv_node && (entry.proven || i32::from(entry.depth) >= depth) {
+            let stored = i32::from(entry.depth);
+            let usable = if self.shared.strict_depth {
+                if entry.proven { stored <= depth } else { stored == depth }
+            } else {
+                entry.proven || stored >= depth
+            };
+            if !pv_node && usable {
                 let cutoff = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => entry.score >= beta,
@@ -159,6 +170,7 @@ impl<'a> Searcher<'a> {
         }
 
         if !pv_node
+            && options.null_move
             && self.null_move_allowed
             && depth >= NULL_MOVE_DEPTH
             && self.null_move_fails_high(position, &moves, depth, ply, beta)
@@ -178,11 +190,12 @@ impl<'a> Searcher<'a> {
             let mut child = *position;
             let removed = child.play_unchecked(mv);
             let new_depth = depth - 1 + extension;
-            let value = if index == 0 {
+            let value = if index == 0 || !options.principal_variation {
                 self.search_child(position, &child, new_depth, ply, alpha, beta)
             } else {
                 let quiet = removed.is_empty() && !is_capture(position, mv);
-                let reduction = late_move_reduction(depth, index, quiet, pv_node);
+                let reduction =
+                    if options.late_move_reductions { late_move_reduction(depth, index, quiet, pv_node) } else { 0 };
                 let mut value = self.search_child(position, &child, new_depth - reduction, ply, alpha, alpha + 1);
                 if value.score > alpha && reduction > 0 {
                     value = self.search_child(position, &child, new_depth, ply, alpha, alpha + 1);
@@ -219,17 +232,19 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        self.shared.tt.store(key, TtEntry { mv: best_move, score: best.score, depth: stored_depth, bound, proven });
+        if options.transposition_table {
+            let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+            self.shared.tt.store(key, TtEntry { mv: best_move, score: best.score, depth: stored_depth, bound, proven });
+        }
         best
     }
 
     /// Null-move pruning: when even a free move for the opponent (the side
     /// to move passes its turn) cannot bring the score below `beta` in a
     /// reduced search, the node is almost surely a cut-off. Having the move
-    /// is an advantage in DVONN except in the last phase, so this is tried
-    /// only while the side to move has a choice of moves and the opponent
-    /// can move, and never twice in a row.
+    /// is an advantage in DVONN except in the ending, so this is tried only
+    /// with many stacks on the board, while the side to move has a choice
+    /// of moves and the opponent can move, and never twice in a row.
     fn null_move_fails_high(
         &mut self,
         position: &Position,
@@ -238,7 +253,10 @@ impl<'a> Searcher<'a> {
         ply: usize,
         beta: i32,
     ) -> bool {
-        if moves.len() < NULL_MOVE_MIN_MOVES || position.phase() != Phase::Movement {
+        if moves.len() < NULL_MOVE_MIN_MOVES
+            || position.phase() != Phase::Movement
+            || position.occupied().len() < NULL_MOVE_MIN_STACKS
+        {
             return false;
         }
         if self.shared.evaluator.evaluate(position).centipieces() < beta || !position.has_jump(!position.side_to_move())
@@ -276,7 +294,7 @@ impl<'a> Searcher<'a> {
             let mut child = *position;
             child.play_unchecked(mv);
             let new_depth = depth - 1 + extension;
-            let value = if index == 0 {
+            let value = if index == 0 || !self.shared.options.principal_variation {
                 self.search_child(position, &child, new_depth, 0, alpha, beta)
             } else {
                 let mut value = self.search_child(position, &child, new_depth, 0, alpha, alpha + 1);

@@ -3,6 +3,8 @@
 
 mod alphabeta;
 mod ordering;
+#[cfg(test)]
+mod verification;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Duration;
@@ -26,6 +28,49 @@ const MAX_DEPTH: u32 = 100;
 
 /// Half-width of the first aspiration window, in centipieces.
 const ASPIRATION: i32 = 35;
+
+/// Which search techniques the engine uses. All are on by default; turning
+/// them off is for experiments and verification. Without null moves and
+/// reductions the search is exact: it returns the value of plain
+/// fixed-depth negamax, whatever the table, windows and threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchOptions {
+    /// Probe and store the transposition table (off: no table moves, no
+    /// table cut-offs).
+    pub transposition_table: bool,
+    /// Principal variation search: every move after the first is tried
+    /// with a zero window first (off: full windows).
+    pub principal_variation: bool,
+    /// Aspiration windows around the score of two iterations back (off:
+    /// every iteration with the full window).
+    pub aspiration: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub late_move_reductions: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions::ALL
+    }
+}
+
+impl SearchOptions {
+    /// Everything on: the engine's normal search.
+    pub const ALL: SearchOptions = SearchOptions {
+        transposition_table: true,
+        principal_variation: true,
+        aspiration: true,
+        null_move: true,
+        late_move_reductions: true,
+    };
+
+    /// Only the techniques that never change the value of a fixed-depth
+    /// search (table, PVS, aspiration): the search returns what plain
+    /// negamax would.
+    pub const EXACT: SearchOptions = SearchOptions { null_move: false, late_move_reductions: false, ..SearchOptions::ALL };
+}
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +98,12 @@ pub(crate) struct Shared<'a> {
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) evaluator: &'a Evaluator,
     pub(crate) deadlines: Deadlines,
+    pub(crate) options: SearchOptions,
+    /// Use table scores only when they were searched to exactly the depth
+    /// asked for (proven ones: to at most that depth), so that results equal
+    /// fixed-depth negamax even across transpositions at different depths.
+    /// For verification; the engine uses deeper results too.
+    pub(crate) strict_depth: bool,
     external_stop: &'a StopHandle,
     /// Set when the main thread is done: helpers unwind.
     internal_stop: AtomicBool,
@@ -65,6 +116,7 @@ impl<'a> Shared<'a> {
         tt: &'a TranspositionTable,
         evaluator: &'a Evaluator,
         deadlines: Deadlines,
+        options: SearchOptions,
         external_stop: &'a StopHandle,
         node_limit: Option<u64>,
     ) -> Shared<'a> {
@@ -72,6 +124,8 @@ impl<'a> Shared<'a> {
             tt,
             evaluator,
             deadlines,
+            options,
+            strict_depth: false,
             external_stop,
             internal_stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -116,7 +170,8 @@ fn iterative_deepening(
     let mut scores: Vec<i32> = Vec::new();
     for depth in first_depth..=depth_limit {
         let same_parity = scores.len().checked_sub(2).map(|i| scores[i]);
-        let (mut alpha, mut beta) = if let Some(previous) = same_parity.filter(|_| depth >= 4) {
+        let aspiration = searcher.shared.options.aspiration;
+        let (mut alpha, mut beta) = if let Some(previous) = same_parity.filter(|_| aspiration && depth >= 4) {
             (previous - ASPIRATION, previous + ASPIRATION)
         } else {
             (-Score::INFINITE.centipieces(), Score::INFINITE.centipieces())

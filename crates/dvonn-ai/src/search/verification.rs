@@ -1,0 +1,146 @@
+//! The search's values checked against the definition: every configuration
+//! of the exact techniques (transposition table, PVS, aspiration windows,
+//! one or two threads) must return the value of plain fixed-depth negamax,
+//! and proven values must equal a brute-force minimax to the end of the
+//! game.
+
+use std::time::Instant;
+
+use dvonn_core::{Move, Position};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{MAX_PLY, SearchOptions, Shared, search};
+use crate::eval::{Evaluator, final_margin};
+use crate::limits::{Limits, StopHandle};
+use crate::time::Deadlines;
+use crate::tt::TranspositionTable;
+
+/// Plain negamax with the search's depth rules: a forced move costs no depth,
+/// the side that moves twice (end of placement) keeps the sign, finished
+/// games score their final margin.
+fn negamax(evaluator: &Evaluator, position: &Position, depth: i32, ply: usize) -> i32 {
+    if depth <= 0 || ply >= MAX_PLY {
+        return evaluator.evaluate_leaf(position).0.centipieces();
+    }
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return final_margin(position).centipieces();
+    }
+    let extension = i32::from(moves.len() == 1);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let value = negamax(evaluator, &child, depth - 1 + extension, ply + 1);
+            if child.side_to_move() == position.side_to_move() { value } else { -value }
+        })
+        .max()
+        .expect("moves")
+}
+
+/// The value of the game with best play from `position`: minimax to the end.
+fn solve(position: &Position) -> i32 {
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return final_margin(position).centipieces();
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let value = solve(&child);
+            if child.side_to_move() == position.side_to_move() { value } else { -value }
+        })
+        .max()
+        .expect("moves")
+}
+
+/// A position `plies` random moves into a game from a seeded random setup.
+fn random_position(rng: &mut ChaCha8Rng, plies: usize) -> Position {
+    let mut position = Position::random_setup_from_seed(rng.random());
+    for _ in 0..plies {
+        let Some(&mv) = position.legal_moves().choose(rng) else { break };
+        position.play_unchecked(mv);
+    }
+    position
+}
+
+/// The engine's value for `position` at `depth` with `options`, strict table
+/// depths, on `threads` threads, from a fresh table.
+fn searched(position: &Position, depth: u32, options: SearchOptions, threads: usize) -> (i32, Move, bool) {
+    let tt = TranspositionTable::new(4).expect("4 MiB");
+    let evaluator = Evaluator::default();
+    let stop = StopHandle::default();
+    let deadlines = Deadlines { start: Instant::now(), soft: None, hard: None };
+    let mut shared = Shared::new(&tt, &evaluator, deadlines, options, &stop, None);
+    shared.strict_depth = true;
+    let pool = (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build().expect("threads"));
+    let fallback = position.legal_moves()[0];
+    let result = search(position, &Limits::depth(depth), &shared, pool.as_ref(), fallback, &mut ());
+    (result.score.centipieces(), result.best_move.expect("a move"), result.exact)
+}
+
+#[test]
+fn every_exact_configuration_returns_the_negamax_value() {
+    let evaluator = Evaluator::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(2011);
+    let mut checked = 0;
+    for n in 0..24 {
+        // Later positions have fewer moves: search them deeper.
+        let plies = 4 + n;
+        let position = random_position(&mut rng, plies);
+        if position.legal_moves().len() < 2 {
+            continue;
+        }
+        let depth = if position.legal_moves().len() > 25 { 2 } else if plies < 20 { 3 } else { 4 };
+        let expected = negamax(&evaluator, &position, depth, 0);
+        for bits in 0..8u32 {
+            for threads in [1, 2] {
+                let options = SearchOptions {
+                    transposition_table: bits & 1 != 0,
+                    principal_variation: bits & 2 != 0,
+                    aspiration: bits & 4 != 0,
+                    ..SearchOptions::EXACT
+                };
+                let (value, best, _) = searched(&position, depth as u32, options, threads);
+                assert_eq!(value, expected, "{position} depth {depth} {options:?} threads {threads}");
+                // The move returned has the value returned.
+                let mut child = position;
+                child.play_unchecked(best);
+                let best_value = negamax(&evaluator, &child, depth - 1, 1);
+                let best_value = if child.side_to_move() == position.side_to_move() { best_value } else { -best_value };
+                if position.legal_moves().len() > 1 {
+                    assert_eq!(best_value, expected, "{position}: {best} is not a best move");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 18 * 16, "{checked} searches");
+}
+
+#[test]
+fn proven_values_are_the_values_of_the_game() {
+    let mut rng = ChaCha8Rng::seed_from_u64(49);
+    let mut proven = 0;
+    for _ in 0..200 {
+        // Deep into random games: small enough to solve by brute force.
+        let plies = 26 + rng.random_range(0..10);
+        let position = random_position(&mut rng, plies);
+        if position.is_game_over() || position.legal_moves().len() < 2 || position.occupied().len() > 14 {
+            continue;
+        }
+        let truth = solve(&position);
+        for options in [SearchOptions::ALL, SearchOptions::EXACT] {
+            let (value, _, exact) = searched(&position, 60, options, 1);
+            assert!(exact, "{position}: a search to depth 60 of a game this small is proven");
+            assert_eq!(value, truth, "{position} {options:?}");
+        }
+        proven += 1;
+    }
+    assert!(proven >= 40, "only {proven} small positions");
+}

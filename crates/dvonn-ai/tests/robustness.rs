@@ -1,0 +1,355 @@
+//! The engine under hostile conditions: no time at all, stop requests at
+//! any moment, a table of one bucket, table sizes that cannot be
+//! allocated, thousands of searches in a row on one engine; and search
+//! invariants as proptest properties (a single legal move is returned at
+//! once, scores stay within the possible piece margin, proven scores agree
+//! with deeper searches and with a brute-force minimax of small endgames).
+//!
+//! The tests share the machine with each other: the one that measures
+//! memory and time runs alone (it takes [`GATE`] for writing, the others
+//! for reading).
+
+use std::sync::RwLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use dvonn_ai::eval::final_margin;
+use dvonn_ai::{Engine, EngineConfig, EngineError, Limits, Score, SearchResult};
+use dvonn_core::{Move, Phase, Position};
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+
+/// Held for reading by every test, for writing by the one that measures
+/// the process's memory and the time of its searches.
+static GATE: RwLock<()> = RwLock::new(());
+
+fn shared_gate() -> std::sync::RwLockReadGuard<'static, ()> {
+    GATE.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn engine(threads: usize, hash_mb: usize) -> Engine {
+    Engine::new(EngineConfig { threads, hash_mb, ..EngineConfig::default() }).expect("a small engine starts")
+}
+
+/// `start` after `plies` random legal moves (fewer if the game ends).
+fn after_random_moves(start: Position, plies: usize, rng: &mut impl Rng) -> Position {
+    let mut position = start;
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        let Some(&mv) = moves.choose(rng) else { break };
+        position.play(mv).expect("generated moves are legal");
+    }
+    position
+}
+
+/// Positions of every kind: early, middle and late placement (the last
+/// four placements are searched by alpha-beta), the start of the movement
+/// phase, random setups and middle games.
+fn assorted_positions() -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut positions = vec![Position::new()];
+    for plies in [1, 20, 45, 47, 48, 49, 60] {
+        positions.push(after_random_moves(Position::new(), plies, &mut rng));
+    }
+    for seed in [1, 2, 3] {
+        let setup = Position::random_setup_from_seed(seed);
+        positions.push(setup);
+        positions.push(after_random_moves(setup, 12, &mut rng));
+    }
+    positions.retain(|p| !p.is_game_over());
+    positions
+}
+
+/// Checks that `result` is a legal answer for `position`.
+fn assert_legal_answer(position: &Position, result: &SearchResult, context: &str) {
+    let moves = position.legal_moves();
+    match result.best_move {
+        None => assert!(moves.is_empty(), "{context}: no move in {position}"),
+        Some(mv) => {
+            assert!(position.is_legal(mv), "{context}: illegal {mv} in {position}");
+            assert_eq!(mv == Move::Pass, moves.as_slice() == [Move::Pass], "{context}: {mv} in {position}");
+        }
+    }
+}
+
+#[test]
+fn a_zero_or_expired_time_budget_still_gives_a_legal_move_quickly() {
+    let _gate = shared_gate();
+    let budgets = [
+        Limits::move_time(Duration::ZERO),
+        Limits::game_clock(Duration::ZERO, Duration::ZERO),
+        Limits::game_clock(Duration::from_millis(1), Duration::ZERO),
+        Limits { depth: Some(60), move_time: Some(Duration::ZERO), ..Limits::infinite() },
+    ];
+    for threads in [1, 3] {
+        let mut engine = engine(threads, 1);
+        for position in assorted_positions() {
+            for limits in &budgets {
+                let started = Instant::now();
+                let result = engine.search(&position, limits, &mut ());
+                let took = started.elapsed();
+                let context = format!("{threads} threads, {limits:?}");
+                assert_legal_answer(&position, &result, &context);
+                assert!(result.best_move.is_some(), "{context}: the game goes on in {position}");
+                // Generous: a search that ignored the budget would run for
+                // seconds or forever.
+                assert!(took < Duration::from_millis(750), "{context}: {took:?} in {position}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stop_at_any_moment_leaves_a_legal_move() {
+    let _gate = shared_gate();
+    let positions = assorted_positions();
+    let mut rng = StdRng::seed_from_u64(5);
+    for threads in [1, 2, 4] {
+        let mut engine = engine(threads, 4);
+        for round in 0..12 {
+            let position = positions[(round * 5 + threads) % positions.len()];
+            let stop = engine.stop_handle();
+            let delay = Duration::from_micros(rng.random_range(0..15_000));
+            let stopper = thread::spawn(move || {
+                thread::sleep(delay);
+                stop.stop();
+            });
+            let started = Instant::now();
+            let result = engine.search(&position, &Limits::infinite(), &mut ());
+            let took = started.elapsed();
+            stopper.join().expect("the stopping thread ends");
+            let context = format!("{threads} threads, stop after {delay:?}, returned after {took:?}");
+            assert_legal_answer(&position, &result, &context);
+            assert!(took < delay + Duration::from_secs(2), "{context}: slow to stop in {position}");
+            // A stop that came after the search had returned (a solved
+            // position) ends the next search at once, also legally.
+            let result = engine.search(&position, &Limits::depth(3), &mut ());
+            assert_legal_answer(&position, &result, &context);
+        }
+    }
+    // Stopped before it starts.
+    let mut engine = engine(2, 1);
+    for position in positions {
+        engine.stop_handle().stop();
+        let result = engine.search(&position, &Limits::infinite(), &mut ());
+        assert_legal_answer(&position, &result, "stopped before the search");
+    }
+}
+
+#[test]
+fn a_one_bucket_table_plays_legal_moves() {
+    let _gate = shared_gate();
+    // `hash_mb: 0` allocates a single bucket of four entries: every
+    // position collides with every other.
+    let mut tiny = engine(2, 0);
+    let mut normal = engine(1, 1);
+    let mut rng = StdRng::seed_from_u64(3);
+    for game in 0..4u64 {
+        let mut position = Position::random_setup_from_seed(100 + game);
+        let mut plies = 0;
+        while !position.is_game_over() {
+            let engine = if plies % 2 == 0 { &mut tiny } else { &mut normal };
+            let depth = rng.random_range(1..=4);
+            let result = engine.search(&position, &Limits::depth(depth), &mut ());
+            assert_legal_answer(&position, &result, &format!("game {game}, ply {plies}"));
+            position.play(result.best_move.expect("the game goes on")).expect("legal");
+            plies += 1;
+        }
+        let result = tiny.search(&position, &Limits::depth(3), &mut ());
+        assert_eq!(result.best_move, None);
+        assert!(result.exact);
+        assert_eq!(result.score, final_margin(&position));
+    }
+}
+
+#[test]
+fn impossible_table_sizes_are_errors_not_aborts() {
+    let _gate = shared_gate();
+    for hash_mb in [usize::MAX, usize::MAX / 2, 1 << 40] {
+        let config = EngineConfig { hash_mb, ..EngineConfig::default() };
+        match Engine::new(config) {
+            Err(EngineError::Memory(error)) => assert_eq!(error.megabytes, hash_mb),
+            other => panic!("{hash_mb} MiB: {other:?}"),
+        }
+    }
+    let no_threads = Engine::new(EngineConfig { threads: 0, ..EngineConfig::default() });
+    assert!(matches!(no_threads, Err(EngineError::NoThreads)), "{no_threads:?}");
+}
+
+/// The process's resident memory in bytes, where `/proc` tells it.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+#[test]
+fn thousands_of_searches_on_one_engine_neither_leak_nor_slow_down() {
+    let _gate = GATE.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut rng = StdRng::seed_from_u64(9);
+    let positions: Vec<Position> = (0..1000u64)
+        .map(|i| {
+            let plies = rng.random_range(0..30);
+            after_random_moves(Position::random_setup_from_seed(i), plies, &mut rng)
+        })
+        .collect();
+    let mut engine = engine(1, 8);
+    let mut run = |engine: &mut Engine| {
+        let started = Instant::now();
+        for position in &positions {
+            let result = engine.search(position, &Limits::depth(2), &mut ());
+            assert_legal_answer(position, &result, "depth 2");
+        }
+        started.elapsed()
+    };
+    // One search first, so that the table and the allocator are warm.
+    engine.search(&positions[0], &Limits::depth(2), &mut ());
+    let before = resident_bytes();
+    let first = run(&mut engine);
+    run(&mut engine);
+    let last = run(&mut engine);
+    let after = resident_bytes();
+    if let (Some(before), Some(after)) = (before, after) {
+        let slack = 8 << 20;
+        assert!(after <= before + slack, "resident memory grew from {before} to {after} bytes over 3,000 searches");
+    }
+    // Generous: the same 1,000 searches, a table as full as it gets; only a
+    // real slowdown (growing state, a leak) fails this.
+    assert!(last <= first * 3 + Duration::from_millis(200), "first 1,000 searches {first:?}, last 1,000 {last:?}");
+}
+
+/// The exact final margin for the side to move with best play, by plain
+/// minimax over every legal move (passes included) to the end of the game;
+/// `None` when that takes more than `budget` nodes.
+fn minimax(position: &Position, budget: &mut u64) -> Option<i32> {
+    *budget = budget.checked_sub(1)?;
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return Some(final_margin(position).centipieces());
+    }
+    let mut best = i32::MIN;
+    for mv in moves {
+        let mut child = *position;
+        child.play(mv).expect("generated moves are legal");
+        let value = minimax(&child, budget)?;
+        best = best.max(if child.side_to_move() == position.side_to_move() { value } else { -value });
+    }
+    Some(best)
+}
+
+/// A movement position from a random setup, played on at random until a
+/// brute-force minimax of the rest of the game takes at most `budget`
+/// nodes, with at least two legal moves (so that the engine searches it);
+/// with its exact value.
+fn small_endgame(seed: u64, budget: u64) -> (Position, i32) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    loop {
+        let mut position = after_random_moves(Position::random_setup_from_seed(rng.random()), 10, &mut rng);
+        while !position.is_game_over() {
+            if position.occupied().len() <= 16 && position.legal_moves().len() >= 2 {
+                if let Some(value) = minimax(&position, &mut budget.clone()) {
+                    return (position, value);
+                }
+            }
+            position = after_random_moves(position, 1, &mut rng);
+        }
+    }
+}
+
+/// A position reached by legal play: from the empty board or a random
+/// setup, `plies` random moves.
+fn reachable(from_setup: bool, seed: u64, plies: usize) -> Position {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let start = if from_setup { Position::random_setup_from_seed(seed) } else { Position::new() };
+    after_random_moves(start, plies, &mut rng)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A position with a single legal move (the forced 49th placement, a
+    /// pass, a last jump) gets it at once: a depth-0 result, no nodes.
+    #[test]
+    fn a_single_legal_move_is_returned_at_once(from_setup in any::<bool>(), seed in any::<u64>()) {
+        let _gate = shared_gate();
+        let mut engine = engine(2, 1);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut position = if from_setup { Position::random_setup_from_seed(seed) } else { Position::new() };
+        let mut seen = 0;
+        while let Some(&mv) = position.legal_moves().choose(&mut rng) {
+            let moves = position.legal_moves();
+            if let [only] = moves.as_slice() {
+                seen += 1;
+                let limits = Limits { depth: Some(60), move_time: Some(Duration::from_secs(5)), ..Limits::infinite() };
+                let result = engine.search(&position, &limits, &mut ());
+                prop_assert_eq!(result.best_move, Some(*only), "{}", position);
+                prop_assert_eq!((result.depth, result.nodes), (0, 0), "{}", position);
+                prop_assert_eq!(&result.pv, &vec![*only]);
+                prop_assert!(result.elapsed < Duration::from_millis(100), "{:?} in {}", result.elapsed, position);
+            }
+            position.play(mv).expect("legal");
+        }
+        // Every game from the empty board has the forced 49th placement.
+        prop_assert!(from_setup || seen >= 1);
+        let result = engine.search(&position, &Limits::depth(5), &mut ());
+        prop_assert_eq!(result.best_move, None);
+        prop_assert_eq!((result.depth, result.nodes, result.exact), (0, 0, true));
+    }
+
+    /// Scores stay within what the game allows: a proven score is a whole
+    /// number of pieces no larger than the pieces left on the board (at
+    /// most 49); a heuristic one stays well inside the search bounds.
+    #[test]
+    fn scores_are_within_the_possible_margin(
+        from_setup in any::<bool>(),
+        seed in any::<u64>(),
+        plies in 44usize..110,
+        depth in 1u32..5,
+    ) {
+        let _gate = shared_gate();
+        let position = reachable(from_setup, seed, plies);
+        prop_assume!(position.phase() == Phase::Movement || position.placed() >= 45);
+        let mut engine = engine(1, 1);
+        let result = engine.search(&position, &Limits::depth(depth), &mut ());
+        let score = result.score.centipieces();
+        if result.exact {
+            prop_assert_eq!(score % Score::SCALE, 0, "{} in {}", score, position);
+            prop_assert!(score.abs() <= Score::SCALE * 49, "{} in {}", score, position);
+            prop_assert!(score.unsigned_abs() <= Score::SCALE as u32 * position.pieces_on_board(), "{} in {}", score, position);
+        } else {
+            prop_assert!(score.abs() < Score::INFINITE.centipieces() / 2, "{} in {}", score, position);
+        }
+    }
+
+    /// In a small endgame the engine solves the game: a proven score at any
+    /// depth equals the proven score of a deeper search and the value a
+    /// brute-force minimax gives, whatever the table (one bucket included)
+    /// and the number of threads.
+    #[test]
+    fn proven_scores_agree_with_deeper_searches_and_brute_force(seed in any::<u64>(), depth in 1u32..7) {
+        let _gate = shared_gate();
+        let (position, exact) = small_endgame(seed, 200_000);
+        let deep = engine(1, 4).search(&position, &Limits::depth(80), &mut ());
+        prop_assert!(deep.exact, "not solved at depth 80: {}", position);
+        prop_assert_eq!(deep.score.centipieces(), exact, "{}", position);
+        if let Some(mv) = deep.best_move {
+            let mut after = position;
+            after.play(mv).expect("legal");
+            let mut budget = 200_000;
+            let value = minimax(&after, &mut budget).expect("a smaller game");
+            let value = if after.side_to_move() == position.side_to_move() { value } else { -value };
+            prop_assert_eq!(value, exact, "{} is not a best move in {}", mv, position);
+        }
+        for (threads, hash_mb) in [(1, 1), (2, 0), (1, 0)] {
+            let shallow = engine(threads, hash_mb).search(&position, &Limits::depth(depth), &mut ());
+            if shallow.exact {
+                prop_assert_eq!(shallow.score.centipieces(), exact, "depth {} ({} threads, {} MiB) in {}", depth, threads, hash_mb, position);
+            }
+            let solved = engine(threads, hash_mb).search(&position, &Limits::depth(80), &mut ());
+            prop_assert!(solved.exact, "{}", position);
+            prop_assert_eq!(solved.score.centipieces(), exact, "{} threads, {} MiB, in {}", threads, hash_mb, position);
+        }
+    }
+}
