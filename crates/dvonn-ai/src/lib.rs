@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 mod engine;
 pub mod eval;
 mod level;
