@@ -1,12 +1,121 @@
 //! `dvonn analyze`: analyse a position.
+//!
+//! Prints one line per completed search iteration, then the best move:
+//!
+//! ```text
+//! info depth 1 score 0.20 nodes 49 nps 245000 time 0 pv A1B1
+//! info depth 2 score -1.30 nodes 2377 nps 1188500 time 2 pv A1B1 K5J5
+//! info depth 12 score 3.00 exact nodes 51234 nps 1023456 time 50 pv C3E3 D4D5 ...
+//! bestmove C3E3
+//! ```
+//!
+//! Fields, separated by single spaces: `depth` (plies), `score` (the value
+//! for the side to move in pieces of final margin, two decimals, as
+//! [`dvonn_ai::Score`] prints it), the word `exact` only when the score is
+//! proven (the exact final margin with best play), `nodes` (all threads;
+//! playouts in the placement phase), `nps`, `time` (milliseconds since the
+//! search began) and `pv` followed by the principal variation.
+//!
+//! A position with one legal move (a forced pass, the last placement) prints
+//! `bestmove` at once, without `info` lines. A finished game prints
+//! `bestmove none` (and the final score on standard error) and exits with
+//! status 0: asking about a finished game is not an error.
 
-use anyhow::{Result, bail};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};
+use dvonn_core::{Color, Position};
+
+/// Thinking time when neither `--depth` nor `--time` is given.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
 /// Arguments of `dvonn analyze`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The position string (NOTATION.md), quoted.
+    position: String,
+    /// Search to this depth (plies), however long it takes.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "D", conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search for this many seconds (default: 5 when no --depth is given).
+    #[arg(long, value_parser = parse_seconds, value_name = "S")]
+    time: Option<Duration>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
+    threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
+    hash: u32,
+}
+
+/// Reads a time in seconds (`5`, `0.25`): positive, finite, at most a day.
+/// Shared by the subcommands' time options.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(format!("{text:?}: a time must be more than 0 and at most 86400 seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|error| format!("{text:?}: {error}"))
+}
+
+/// The `info` line of an iteration.
+///
+/// ```
+/// use std::time::Duration;
+/// use dvonn_ai::{Score, SearchInfo};
+/// let info = SearchInfo {
+///     depth: 3,
+///     seldepth: 5,
+///     score: Score::from_centipieces(-125),
+///     exact: false,
+///     pv: vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()],
+///     nodes: 1000,
+///     nps: 500000,
+///     elapsed: Duration::from_millis(2),
+/// };
+/// assert_eq!(dvonn_cli::analyze::info_line(&info), "info depth 3 score -1.25 nodes 1000 nps 500000 time 2 pv C3E3 PASS");
+/// ```
+pub fn info_line(info: &SearchInfo) -> String {
+    let exact = if info.exact { " exact" } else { "" };
+    let mut line = format!(
+        "info depth {} score {}{exact} nodes {} nps {} time {} pv",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.elapsed.as_millis()
+    );
+    for mv in &info.pv {
+        line.push(' ');
+        line.push_str(&mv.to_string());
+    }
+    line
+}
 
 /// Runs `dvonn analyze`.
-pub fn run(_args: &Args) -> Result<()> {
-    bail!("dvonn analyze is not implemented yet")
+pub fn run(args: &Args) -> Result<()> {
+    let position: Position = args.position.trim().parse().context("cannot read the position")?;
+    if position.is_game_over() {
+        eprintln!(
+            "dvonn analyze: the game is over ({}-{}): there is no move to search",
+            position.pieces(Color::White),
+            position.pieces(Color::Black)
+        );
+        println!("bestmove none");
+        return Ok(());
+    }
+    let limits = match (args.depth, args.time) {
+        (Some(depth), _) => Limits::depth(depth),
+        (None, time) => Limits::move_time(time.unwrap_or(DEFAULT_TIME)),
+    };
+    let config =
+        EngineConfig { threads: usize::from(args.threads), hash_mb: args.hash as usize, ..EngineConfig::default() };
+    let mut engine = Engine::new(config).context("cannot start the engine")?;
+    let result = engine.search(&position, &limits, &mut |info: &SearchInfo| println!("{}", info_line(info)));
+    match result.best_move {
+        Some(mv) => println!("bestmove {mv}"),
+        None => println!("bestmove none"),
+    }
+    Ok(())
 }

@@ -1,12 +1,288 @@
-//! `dvonn codecup`: the CodeCup 2011 player protocol.
+//! `dvonn codecup`: the CodeCup 2011 player protocol over standard input and
+//! output.
+//!
+//! The protocol, as the CodeCup 2011 DVONN competition ran it: one message
+//! per line, moves in the syntax of `NOTATION.md` (`E3`, `C3E3`, `PASS`).
+//!
+//! - The player who moves first (White) receives `Start`; the other player's
+//!   first line is White's first move, which also tells it that it plays
+//!   Black.
+//! - Whenever it is this player's turn it writes one move line, and flushes.
+//!   Every ply is written by the player who makes it: White writes ply 48
+//!   (its last placement) and ply 49 (its first movement) back to back, with
+//!   no input in between, and a player with no legal move in the movement
+//!   phase writes `PASS`.
+//! - Whenever it is the opponent's turn it reads a line: the opponent's move,
+//!   `PASS` included (checked like any move: a `PASS` from an opponent who
+//!   had a move is illegal), or `Quit`.
+//! - The session ends, successfully, on `Quit` or as soon as the game is
+//!   over (after either player's move; a `Quit` that follows is not read).
+//!
+//! Decisions where the protocol leaves room: a line may end with `\n` or
+//! `\r\n`; white space around a message is ignored, and so are blank lines;
+//! `Start`, `Quit` and moves are read in any case (`start`, `c3-e3`); a line
+//! longer than [`MAX_LINE_BYTES`] or not UTF-8 is unreadable. An unreadable
+//! line, an illegal move, `Start` anywhere but on the first line, and the end
+//! of the input before the game is over are errors (the command reports
+//! them on standard error and exits with status 1).
+//!
+//! Time: the player has [`SessionConfig::time`] for the whole game (5 s by
+//! default, as in the CodeCup), measured by its own clock from the moment it
+//! has read what starts its turn to the moment its move is written. Each
+//! search gets the rest of that budget as a game clock
+//! ([`Limits::game_clock`]), so that the engine shares it out over the
+//! moves to come and never overdraws it.
 
-use anyhow::{Result, bail};
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use dvonn_ai::{Engine, EngineConfig, Limits};
+use dvonn_core::{Color, Move, MoveParseError, Position};
+
+use crate::analyze::parse_seconds;
+
+/// The longest line the protocol reads, in bytes (a move is at most 5).
+pub const MAX_LINE_BYTES: usize = 256;
 
 /// Arguments of `dvonn codecup`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Thinking time for the whole game, in seconds, measured by the
+    /// player's own clock (the CodeCup 2011 limit was 5 s).
+    #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
+    time: Duration,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
+    threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
+    hash: u32,
+    /// Seed of the engine's random choices.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    seed: u64,
+}
 
-/// Runs `dvonn codecup`.
-pub fn run(_args: &Args) -> Result<()> {
-    bail!("dvonn codecup is not implemented yet")
+/// Runs `dvonn codecup` on standard input and output. Reports the end of
+/// the session and the thinking time used on standard error.
+pub fn run(args: &Args) -> Result<()> {
+    let config = SessionConfig {
+        time: args.time,
+        engine: EngineConfig {
+            threads: usize::from(args.threads),
+            hash_mb: args.hash as usize,
+            seed: args.seed,
+            ..EngineConfig::default()
+        },
+    };
+    let end = play_session(io::stdin().lock(), io::stdout().lock(), &config)?;
+    let color = end.color.map_or_else(|| "no colour".to_string(), |c| c.to_string());
+    let how = match end.reason {
+        EndReason::Quit => "quit".to_string(),
+        EndReason::GameOver => {
+            format!("game over, {}-{}", end.position.pieces(Color::White), end.position.pieces(Color::Black))
+        }
+    };
+    eprintln!(
+        "dvonn codecup: {how} ({color}, {} moves, thought {:.3} s of {:.3} s)",
+        end.moves_made,
+        end.thinking.as_secs_f64(),
+        config.time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// How a session plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Thinking time for the whole game.
+    pub time: Duration,
+    /// The engine.
+    pub engine: EngineConfig,
+}
+
+impl Default for SessionConfig {
+    /// 5 s for the game, the default engine.
+    fn default() -> SessionConfig {
+        SessionConfig { time: Duration::from_secs(5), engine: EngineConfig::default() }
+    }
+}
+
+/// Why a session ended without error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// `Quit` was read.
+    Quit,
+    /// The game is over (neither player can move).
+    GameOver,
+}
+
+/// How a session ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionEnd {
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The colour the player had (`None` when `Quit` came first).
+    pub color: Option<Color>,
+    /// The position at the end.
+    pub position: Position,
+    /// The moves the player wrote.
+    pub moves_made: usize,
+    /// The time the player's own clock measured: the sum of its turns.
+    pub thinking: Duration,
+}
+
+/// A message of the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// `Start`: you are White, make the first move.
+    Start,
+    /// `Quit`: the session is over.
+    Quit,
+    /// A move (`PASS` included).
+    Move(Move),
+}
+
+impl Message {
+    /// Reads one message (white space around it ignored, any case).
+    ///
+    /// ```
+    /// use dvonn_cli::codecup::Message;
+    /// assert_eq!(Message::parse(" start\r").unwrap(), Message::Start);
+    /// assert_eq!(Message::parse("c3-e3").unwrap(), Message::Move("C3E3".parse().unwrap()));
+    /// assert!(Message::parse("hello").is_err());
+    /// ```
+    pub fn parse(line: &str) -> Result<Message, MoveParseError> {
+        let text = line.trim();
+        if text.eq_ignore_ascii_case("start") {
+            Ok(Message::Start)
+        } else if text.eq_ignore_ascii_case("quit") {
+            Ok(Message::Quit)
+        } else {
+            text.parse().map(Message::Move)
+        }
+    }
+}
+
+/// Reads the next line of `input` without its line ending (`\n`, or `\r\n`:
+/// trailing white space is left for the caller to trim); `None` at the end
+/// of the input. A last line without a line ending counts. A line longer
+/// than [`MAX_LINE_BYTES`] or that is not UTF-8 is an error of kind
+/// [`io::ErrorKind::InvalidData`].
+pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], end + 1),
+            None => (buffer, buffer.len()),
+        };
+        let newline = done > chunk.len();
+        if line.len() + chunk.len() > MAX_LINE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a line longer than {MAX_LINE_BYTES} bytes"),
+            ));
+        }
+        line.extend_from_slice(chunk);
+        input.consume(done);
+        if newline {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line that is not UTF-8 text"))
+}
+
+/// The lines of the input with their numbers, blank lines skipped.
+struct Lines<R> {
+    input: R,
+    number: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The next line that is not blank, trimmed, with its 1-based number;
+    /// `None` at the end of the input.
+    fn next(&mut self) -> Result<Option<(usize, String)>> {
+        loop {
+            let line = read_line(&mut self.input).with_context(|| format!("cannot read line {}", self.number + 1))?;
+            let Some(line) = line else { return Ok(None) };
+            self.number += 1;
+            let text = line.trim();
+            if !text.is_empty() {
+                return Ok(Some((self.number, text.to_string())));
+            }
+        }
+    }
+}
+
+/// Plays one game as a CodeCup player: reads the referee's messages from
+/// `input`, writes the player's moves to `output` (one line each, flushed
+/// at once). See the module documentation for the protocol and the errors.
+///
+/// ```
+/// use dvonn_cli::codecup::{EndReason, SessionConfig, play_session};
+/// let mut output = Vec::new();
+/// let end = play_session("Start\nQuit\n".as_bytes(), &mut output, &SessionConfig::default()).unwrap();
+/// assert_eq!(end.reason, EndReason::Quit);
+/// assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1, "White's first placement");
+/// ```
+pub fn play_session(input: impl BufRead, mut output: impl Write, config: &SessionConfig) -> Result<SessionEnd> {
+    let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
+    let mut lines = Lines { input, number: 0 };
+    let mut position = Position::new();
+    let mut color: Option<Color> = None;
+    let mut thinking = Duration::ZERO;
+    let mut moves_made = 0;
+    loop {
+        if position.is_game_over() {
+            return Ok(SessionEnd { reason: EndReason::GameOver, color, position, moves_made, thinking });
+        }
+        if color == Some(position.side_to_move()) {
+            let started = Instant::now();
+            let remaining = config.time.saturating_sub(thinking);
+            let limits = Limits::game_clock(remaining, Duration::ZERO);
+            let result = engine.search(&position, &limits, &mut ());
+            let mv = result.best_move.ok_or_else(|| anyhow!("the engine found no move in {position}"))?;
+            position.play(mv).with_context(|| format!("the engine chose an illegal move in {position}"))?;
+            writeln!(output, "{mv}").and_then(|()| output.flush()).context("cannot write the move")?;
+            thinking += started.elapsed();
+            moves_made += 1;
+            continue;
+        }
+        let Some((number, line)) = lines.next()? else {
+            bail!("input ended before the game did (after line {})", lines.number);
+        };
+        match Message::parse(&line) {
+            Ok(Message::Quit) => {
+                return Ok(SessionEnd { reason: EndReason::Quit, color, position, moves_made, thinking });
+            }
+            Ok(Message::Start) => {
+                if color.is_some() || position != Position::new() {
+                    bail!("line {number}: Start, but it may only be the first line, to the player who moves first");
+                }
+                color = Some(Color::White);
+            }
+            Ok(Message::Move(mv)) => {
+                if color.is_none() {
+                    color = Some(Color::Black);
+                }
+                position.play(mv).map_err(|error| anyhow!("line {number}: the opponent's move {error}"))?;
+            }
+            Err(error) => bail!("line {number}: {line:?} is not a move, Start or Quit: {error}"),
+        }
+    }
 }

@@ -31,7 +31,8 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut temporary = temporary_file(directory).with_context(|| format!("cannot create a file in {}", directory.display()))?;
+    let mut temporary =
+        temporary_file(directory).with_context(|| format!("cannot create a file in {}", directory.display()))?;
     temporary.write_all(contents).with_context(|| format!("cannot write {name}"))?;
     temporary.as_file().sync_all().with_context(|| format!("cannot write {name}"))?;
     if force {

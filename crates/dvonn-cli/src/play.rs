@@ -1,12 +1,525 @@
 //! `dvonn play`: a human against the engine in the terminal.
+//!
+//! The board is drawn by [`crate::diagram`] (in colour only when standard
+//! output is a terminal) with the last move and the stacks it removed. The
+//! human types moves in the CodeCup notation of `NOTATION.md`, in any case
+//! (`e3`, `C3E3`, `c3-e3`, `pass`), or a command:
+//!
+//! - `undo`: take back your last move and the engine's replies to it;
+//! - `hint`: the engine's suggestion for you;
+//! - `moves`: your legal moves;
+//! - `board`: draw the board again;
+//! - `save FILE`: save the game as a game record (tags `Event`, `White`,
+//!   `Black`, `Date`, `Setup`, `Result`), refusing to replace an existing
+//!   file; `save! FILE` replaces it;
+//! - `help`; `quit` (also `exit`; the end of the input quits too).
+//!
+//! A move with no alternative (a forced pass, the last empty cell) is
+//! played for the human, with a message; `undo` goes back to the last move
+//! the human chose. An illegal move is explained ([`Position::check`]) and,
+//! in the movement phase, followed by the list of the human's stacks that
+//! may move and where to. When the game is over the result and the final
+//! score are printed; commands (`save`, `undo`, `quit`) still work until
+//! `quit` or the end of the input.
+//!
+//! The session runs over any [`BufRead`] and [`Write`] ([`play_session`]),
+//! so that it works, and is tested, with scripted input; when standard
+//! input is not a terminal each command read is echoed after the prompt so
+//! that the transcript reads like a terminal session.
 
-use anyhow::{Result, bail};
+pub(crate) mod date;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use dvonn_ai::{Engine, EngineConfig, Level, Limits, SearchResult};
+use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult};
+
+use crate::analyze::parse_seconds;
+use crate::diagram::{DiagramOptions, diagram};
+use crate::output::write_file;
+
+/// The longest command line read, in bytes.
+const MAX_COMMAND_BYTES: usize = 4096;
 
 /// Arguments of `dvonn play`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Your colour: w (White, who moves first) or b (Black).
+    #[arg(long, default_value = "w", value_parser = parse_color, value_name = "w|b")]
+    color: Color,
+    /// The engine's strength: beginner, casual, club, expert or master.
+    #[arg(long, default_value = "club", value_parser = parse_level, value_name = "L", conflicts_with = "time")]
+    level: Level,
+    /// Give the engine this many seconds per move (the master level's
+    /// engine) instead of a level.
+    #[arg(long, value_parser = parse_seconds, value_name = "S")]
+    time: Option<Duration>,
+    /// Start from a random setup (all 49 pieces laid at random, movement
+    /// phase) instead of the empty board.
+    #[arg(long)]
+    random_setup: bool,
+    /// Seed of the random setup and of the engine's random choices (default:
+    /// from the clock).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Search threads of the engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
+    threads: u16,
+}
 
-/// Runs `dvonn play`.
-pub fn run(_args: &Args) -> Result<()> {
-    bail!("dvonn play is not implemented yet")
+/// Reads `w`, `white`, `b` or `black` (any case).
+fn parse_color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "w" | "white" => Ok(Color::White),
+        "b" | "black" => Ok(Color::Black),
+        _ => Err(format!("{text:?} is not a colour: expected w or b")),
+    }
+}
+
+/// Reads a level name.
+fn parse_level(text: &str) -> Result<Level, String> {
+    text.parse().map_err(|error: dvonn_ai::UnknownLevel| error.to_string())
+}
+
+/// How a game in the terminal is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayConfig {
+    /// The human's colour.
+    pub human: Color,
+    /// The engine's configuration.
+    pub engine: EngineConfig,
+    /// The engine's limit per move.
+    pub limits: Limits,
+    /// The engine's name in messages and game records.
+    pub engine_name: String,
+    /// The configuration of the engine that answers `hint`.
+    pub hint_engine: EngineConfig,
+    /// The limit per hint.
+    pub hint_limits: Limits,
+    /// The position the game starts from.
+    pub start: Position,
+    /// Draw the board with colours.
+    pub colored: bool,
+    /// Echo each command after its prompt (for input that is not a terminal).
+    pub echo: bool,
+}
+
+/// Runs `dvonn play` on the terminal (or whatever standard input and output
+/// are).
+pub fn run(args: &Args) -> Result<()> {
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let threads = usize::from(args.threads);
+    let (mut engine, limits, engine_name) = match args.time {
+        Some(time) => (
+            Level::Master.config(),
+            Limits::move_time(time),
+            format!("dvonn-ai {} ({} s/move)", env!("CARGO_PKG_VERSION"), time.as_secs_f64()),
+        ),
+        None => (
+            args.level.config(),
+            args.level.limits(),
+            format!("dvonn-ai {} ({})", env!("CARGO_PKG_VERSION"), args.level),
+        ),
+    };
+    engine.threads = threads;
+    engine.seed = seed;
+    // Hints come from at least the club level, so that they are worth asking for.
+    let hint_level = if args.time.is_none() && args.level < Level::Club { Level::Club } else { args.level };
+    let (mut hint_engine, hint_limits) = match args.time {
+        Some(_) => (engine.clone(), limits),
+        None => (hint_level.config(), hint_level.limits()),
+    };
+    hint_engine.threads = threads;
+    hint_engine.seed = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let start = if args.random_setup { Position::random_setup_from_seed(seed) } else { Position::new() };
+    let config = PlayConfig {
+        human: args.color,
+        engine,
+        limits,
+        engine_name,
+        hint_engine,
+        hint_limits,
+        start,
+        colored: io::stdout().is_terminal(),
+        echo: !io::stdin().is_terminal(),
+    };
+    if args.random_setup {
+        println!("Random setup number {seed} (replay it with --random-setup --seed {seed}).");
+    }
+    play_session(io::stdin().lock(), io::stdout().lock(), &config)
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Who made a move of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Author {
+    /// The human chose it.
+    Human,
+    /// It was the human's only legal move, played for him.
+    Forced,
+    /// The engine.
+    Engine,
+}
+
+/// The game so far.
+#[derive(Debug)]
+struct Game {
+    /// `positions[0]` is the start, `positions[i + 1]` the position after
+    /// `moves[i]`.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    removed: Vec<Bitboard>,
+    authors: Vec<Author>,
+}
+
+impl Game {
+    fn new(start: Position) -> Game {
+        Game { positions: vec![start], moves: Vec::new(), removed: Vec::new(), authors: Vec::new() }
+    }
+
+    fn position(&self) -> &Position {
+        // `positions` always holds the start.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// Plays a legal move; returns what it removed.
+    fn play(&mut self, mv: Move, author: Author) -> Result<Bitboard> {
+        let mut position = *self.position();
+        let removed = position.play(mv)?;
+        self.positions.push(position);
+        self.moves.push(mv);
+        self.removed.push(removed);
+        self.authors.push(author);
+        Ok(removed)
+    }
+
+    /// Takes back the human's last chosen move and everything after it;
+    /// `false` when there is none.
+    fn undo(&mut self) -> bool {
+        let Some(last) = self.authors.iter().rposition(|a| *a == Author::Human) else { return false };
+        self.positions.truncate(last + 1);
+        self.moves.truncate(last);
+        self.removed.truncate(last);
+        self.authors.truncate(last);
+        true
+    }
+
+    fn diagram_options(&self, colored: bool) -> DiagramOptions {
+        DiagramOptions {
+            colored,
+            last_move: self.moves.last().copied(),
+            removed: self.removed.last().copied().unwrap_or(Bitboard::EMPTY),
+        }
+    }
+}
+
+/// What the human typed.
+#[derive(Debug, PartialEq, Eq)]
+enum Command<'a> {
+    Move(Move),
+    Undo,
+    Hint,
+    Moves,
+    Board,
+    Save { path: &'a str, force: bool },
+    Help,
+    Quit,
+    Unknown(&'a str),
+}
+
+impl Command<'_> {
+    fn parse(line: &str) -> Command<'_> {
+        let line = line.trim();
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((word, rest)) => (word, rest.trim()),
+            None => (line, ""),
+        };
+        match (word.to_ascii_lowercase().as_str(), rest) {
+            ("undo", "") => Command::Undo,
+            ("hint", "") => Command::Hint,
+            ("moves", "") => Command::Moves,
+            ("board", "") => Command::Board,
+            ("help" | "?", "") => Command::Help,
+            ("quit" | "exit", "") => Command::Quit,
+            ("save", path) => Command::Save { path, force: false },
+            ("save!", path) => Command::Save { path, force: true },
+            _ => match line.parse::<Move>() {
+                Ok(mv) => Command::Move(mv),
+                Err(_) => Command::Unknown(line),
+            },
+        }
+    }
+}
+
+const HELP: &str = "\
+Type a move in CodeCup notation, in any case:
+  E3          place a piece on E3 (placement phase)
+  C3E3, C3-E3 move the stack on C3 onto E3 (movement phase)
+  pass        pass (only when you have no move; forced passes are played for you)
+Commands:
+  undo        take back your last move and the engine's reply
+  hint        ask the engine for a move
+  moves       list your legal moves
+  board       draw the board again
+  save FILE   save the game record (save! FILE replaces an existing file)
+  help        this text
+  quit        leave the game (the end of the input does the same)";
+
+/// Plays a game between the human on `input` and the engine, writing the
+/// board and messages to `output`. Returns when the human quits or the input
+/// ends.
+pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &PlayConfig) -> Result<()> {
+    let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
+    let mut hint_engine: Option<Engine> = None;
+    let mut game = Game::new(config.start);
+    let human = config.human;
+    let out = &mut output;
+    writeln!(out, "You play {human} against {}. Type help for the commands.", config.engine_name)?;
+    show(out, &game, config.colored)?;
+    let mut announced = false;
+    loop {
+        let position = *game.position();
+        if position.is_game_over() {
+            if !announced {
+                announce_result(out, &position, human, &config.engine_name)?;
+                announced = true;
+            }
+        } else {
+            announced = false;
+            if position.side_to_move() != human {
+                let result = engine.search(&position, &config.limits, &mut ());
+                let mv = result.best_move.context("the engine found no move")?;
+                game.play(mv, Author::Engine).context("the engine chose an illegal move")?;
+                writeln!(out, "{} plays {mv} (its evaluation: {}).", config.engine_name, result.score)?;
+                show(out, &game, config.colored)?;
+                continue;
+            }
+            let moves = position.legal_moves();
+            if let [only] = moves.as_slice() {
+                let why = if *only == Move::Pass { "you have no legal move" } else { "the last empty cell" };
+                writeln!(out, "You play {only}: {why}, so it is played for you.")?;
+                let removed = game.play(*only, Author::Forced)?;
+                write_removed(out, removed)?;
+                if game.position().side_to_move() == human || game.position().is_game_over() {
+                    show(out, &game, config.colored)?;
+                }
+                continue;
+            }
+        }
+        let prompt = if position.is_game_over() { "game over> ".to_string() } else { format!("{human}> ") };
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        let Some(line) = read_command(&mut input)? else {
+            writeln!(out)?;
+            quit(out, game.position())?;
+            return Ok(());
+        };
+        if config.echo {
+            writeln!(out, "{}", line.trim())?;
+        }
+        match Command::parse(&line) {
+            Command::Quit => {
+                quit(out, game.position())?;
+                return Ok(());
+            }
+            Command::Help => writeln!(out, "{HELP}")?,
+            Command::Board => show(out, &game, config.colored)?,
+            Command::Undo => {
+                if game.undo() {
+                    writeln!(out, "Taken back.")?;
+                    show(out, &game, config.colored)?;
+                } else {
+                    writeln!(out, "Nothing to undo: you have not moved yet.")?;
+                }
+            }
+            Command::Hint => {
+                if position.is_game_over() {
+                    writeln!(out, "The game is over: there is no move to suggest.")?;
+                } else {
+                    let engine = match &mut hint_engine {
+                        Some(engine) => engine,
+                        None => hint_engine
+                            .insert(Engine::new(config.hint_engine.clone()).context("cannot start the engine")?),
+                    };
+                    let result = engine.search(&position, &config.hint_limits, &mut ());
+                    write_hint(out, &result)?;
+                }
+            }
+            Command::Moves => {
+                if position.is_game_over() {
+                    writeln!(out, "The game is over.")?;
+                } else {
+                    writeln!(out, "{}", describe_moves(&position))?;
+                }
+            }
+            Command::Save { path, force } => {
+                if path.is_empty() {
+                    writeln!(out, "save needs a file name: save FILE (save! FILE replaces an existing file).")?;
+                } else {
+                    let text = record(&game, config).to_string();
+                    if !force && Path::new(path).exists() {
+                        writeln!(out, "Not saved: {path} exists; use save! {path} to replace it.")?;
+                    } else {
+                        match write_file(Path::new(path), text.as_bytes(), force) {
+                            Ok(()) => writeln!(out, "Saved the game to {path}.")?,
+                            Err(error) => writeln!(out, "Not saved: {error:#}.")?,
+                        }
+                    }
+                }
+            }
+            Command::Move(mv) => {
+                if let Err(reason) = position.check(mv) {
+                    writeln!(out, "{mv} is illegal: {reason}.")?;
+                    if !position.is_game_over() {
+                        writeln!(out, "{}", describe_moves(&position))?;
+                    }
+                    continue;
+                }
+                let removed = game.play(mv, Author::Human)?;
+                writeln!(out, "You play {mv}.")?;
+                write_removed(out, removed)?;
+                if game.position().side_to_move() == human || game.position().is_game_over() {
+                    show(out, &game, config.colored)?;
+                }
+            }
+            Command::Unknown(text) => {
+                let text: String = text.chars().take(40).collect();
+                writeln!(out, "{text:?} is neither a move nor a command: type help for the commands.")?;
+            }
+        }
+    }
+}
+
+/// Draws the board after a blank line.
+fn show(out: &mut impl Write, game: &Game, colored: bool) -> io::Result<()> {
+    writeln!(out)?;
+    write!(out, "{}", diagram(game.position(), &game.diagram_options(colored)))
+}
+
+/// Reads a line of input (`None` at the end), refusing absurdly long lines
+/// and text that is not UTF-8.
+fn read_command(input: &mut impl BufRead) -> Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let read = io::Read::take(&mut *input, MAX_COMMAND_BYTES as u64 + 1).read_until(b'\n', &mut bytes);
+    if read.context("cannot read standard input")? == 0 {
+        return Ok(None);
+    }
+    if bytes.len() > MAX_COMMAND_BYTES {
+        anyhow::bail!("an input line longer than {MAX_COMMAND_BYTES} bytes");
+    }
+    String::from_utf8(bytes).map(Some).context("the input is not UTF-8 text")
+}
+
+/// Lists the cells a move removed, if any.
+fn write_removed(out: &mut impl Write, removed: Bitboard) -> io::Result<()> {
+    if !removed.is_empty() {
+        let cells: Vec<String> = removed.iter().map(|cell| cell.to_string()).collect();
+        writeln!(out, "It cuts off and removes: {}.", cells.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Prints a hint.
+fn write_hint(out: &mut impl Write, result: &SearchResult) -> io::Result<()> {
+    match result.best_move {
+        Some(mv) => {
+            let exact = if result.exact { ", exact" } else { "" };
+            writeln!(out, "Hint: {mv} (evaluation for you: {}{exact}).", result.score)
+        }
+        None => writeln!(out, "No move to suggest."),
+    }
+}
+
+/// The moves the side to move has, for a player who asked or who tried an
+/// illegal move: the stacks that may move and where to, or the empty cells.
+fn describe_moves(position: &Position) -> String {
+    let moves = position.legal_moves();
+    match position.phase() {
+        Phase::Placement => {
+            let cells: Vec<String> = moves.iter().filter_map(|mv| mv.to()).map(|cell| cell.to_string()).collect();
+            format!("Place a piece on an empty cell: {}.", cells.join(" "))
+        }
+        Phase::Movement if moves.as_slice() == [Move::Pass] => "You have no legal move: you must pass.".to_string(),
+        Phase::Movement => {
+            let mut stacks: Vec<(String, Vec<String>)> = Vec::new();
+            for mv in &moves {
+                let (Some(from), Some(to)) = (mv.from(), mv.to()) else { continue };
+                let from = from.to_string();
+                match stacks.iter_mut().find(|(f, _)| *f == from) {
+                    Some((_, targets)) => targets.push(to.to_string()),
+                    None => stacks.push((from, vec![to.to_string()])),
+                }
+            }
+            let listed: Vec<String> =
+                stacks.iter().map(|(from, targets)| format!("{from} (to {})", targets.join(", "))).collect();
+            format!("Your movable stacks: {}.", listed.join(", "))
+        }
+    }
+}
+
+/// Prints the result of a finished game.
+fn announce_result(out: &mut impl Write, position: &Position, human: Color, engine: &str) -> io::Result<()> {
+    let (mine, theirs) = (position.pieces(human), position.pieces(!human));
+    let (white, black) = (position.pieces(Color::White), position.pieces(Color::Black));
+    let verdict = match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => format!("You win by {} pieces.", mine - theirs),
+        std::cmp::Ordering::Less => format!("{engine} wins by {} pieces.", theirs - mine),
+        std::cmp::Ordering::Equal => "A draw.".to_string(),
+    };
+    writeln!(out, "Game over. Final score: White {white}, Black {black}. {verdict}")?;
+    writeln!(out, "Type save FILE to keep the game, undo to take your last move back, or quit.")
+}
+
+/// Says goodbye.
+fn quit(out: &mut impl Write, position: &Position) -> io::Result<()> {
+    if position.is_game_over() {
+        writeln!(out, "Goodbye.")
+    } else {
+        let (white, black) = (position.pieces(Color::White), position.pieces(Color::Black));
+        writeln!(out, "Game abandoned (score so far: White {white}, Black {black}). Goodbye.")
+    }
+}
+
+/// The game as a record.
+fn record(game: &Game, config: &PlayConfig) -> GameRecord {
+    let mut record = GameRecord::new(game.positions[0]);
+    record.moves = game.moves.clone();
+    record.result = RecordResult::of_position(game.position());
+    let (white, black) = match config.human {
+        Color::White => ("Human", config.engine_name.as_str()),
+        Color::Black => (config.engine_name.as_str(), "Human"),
+    };
+    record.set_tag("Event", "dvonn play");
+    record.set_tag("Date", &date::today());
+    record.set_tag("White", white);
+    record.set_tag("Black", black);
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(Command::parse(" UNDO \n"), Command::Undo);
+        assert_eq!(Command::parse("save! my game.dvonn"), Command::Save { path: "my game.dvonn", force: true });
+        assert_eq!(Command::parse("save"), Command::Save { path: "", force: false });
+        assert_eq!(Command::parse("c3-e3\r\n"), Command::Move("C3E3".parse().unwrap()));
+        assert_eq!(Command::parse("Pass"), Command::Move(Move::Pass));
+        assert_eq!(Command::parse("undo now"), Command::Unknown("undo now"));
+    }
+
+    #[test]
+    fn movable_stacks_are_listed_with_their_targets() {
+        let position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
+        assert_eq!(describe_moves(&position), "Your movable stacks: B3 (to C3, A3).");
+    }
 }

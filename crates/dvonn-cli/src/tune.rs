@@ -1,12 +1,196 @@
 //! `dvonn tune`: fit the evaluation weights to self-play games.
+//!
+//! Plays `--games` games with [`dvonn_ai::eval::tuning::self_play`], split
+//! over `--threads` threads (thread `t` plays its share with the seed
+//! `--seed + t`; the samples are concatenated in thread order, so that a
+//! run is reproducible), then fits the weights by ridge-regularised least
+//! squares ([`dvonn_ai::eval::tuning::fit`]). Prints the mean squared
+//! errors, the weights as a table, and the weights as a Rust array literal
+//! to paste into `Weights::TUNED`. Progress goes to standard error.
+//!
+//! ```text
+//! samples: 5012 positions from 200 games
+//! mean squared error: 41.2 pieces² (predicting 0: 96.8 pieces²)
+//! feature          weight
+//! material             72
+//! ...
+//! pub const TUNED: Weights = Weights([72, 426, 34, -241, -64, 7, 14, -124, -78, 11, 138]);
+//! ```
 
-use anyhow::{Result, bail};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use dvonn_ai::Weights;
+use dvonn_ai::eval::tuning::{Sample, SelfPlay, fit, self_play};
+use dvonn_ai::eval::{FEATURES, Feature};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `dvonn tune`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Self-play games (each from its own random setup).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000), value_name = "N")]
+    games: u32,
+    /// Search depth of both players.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20), value_name = "D")]
+    depth: u32,
+    /// Threads playing games at the same time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), value_name = "T")]
+    threads: u16,
+    /// Seed of the setups and random opening moves (thread t uses S + t).
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    seed: u64,
+    /// The players' weights: tuned, hand, pieces, or the 11 numbers in the order of the table
+    /// (comma-separated).
+    #[arg(long, default_value = "tuned", value_parser = parse_weights, value_name = "w1,...")]
+    weights: Weights,
+    /// Ridge regularisation added to the normal equations (per sample); 0 for plain least squares.
+    #[arg(long, default_value_t = 0.01, value_parser = parse_ridge, value_name = "R")]
+    ridge: f64,
+    /// Random moves at the start of each game, for variety.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    random_moves: usize,
+}
+
+/// Reads weights: a name or the numbers.
+fn parse_weights(text: &str) -> Result<Weights, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "tuned" => return Ok(Weights::TUNED),
+        "hand" => return Ok(Weights::HAND),
+        "pieces" => return Ok(Weights::PIECES_ONLY),
+        _ => {}
+    }
+    let numbers: Vec<i32> = text
+        .split(',')
+        .map(|n| n.trim().parse::<i32>().map_err(|_| format!("{:?} is not a whole number", n.trim())))
+        .collect::<Result<_, _>>()?;
+    let array: [i32; FEATURES] = numbers.try_into().map_err(|numbers: Vec<i32>| {
+        format!("{} weights given; the evaluation has {FEATURES} ({})", numbers.len(), feature_names())
+    })?;
+    if array.iter().any(|w| w.unsigned_abs() > 100_000) {
+        return Err("a weight above 100000 in size".to_string());
+    }
+    Ok(Weights(array))
+}
+
+/// Reads the ridge: finite and not negative.
+fn parse_ridge(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ridge) if ridge.is_finite() && ridge >= 0.0 => Ok(ridge),
+        _ => Err(format!("{text:?} is not a number of 0 or more")),
+    }
+}
+
+/// The feature names in weight order.
+fn feature_names() -> String {
+    Feature::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// How many games each of `threads` threads plays: `games` shared out, the
+/// first threads taking one more when it does not divide.
+fn shares(games: usize, threads: usize) -> Vec<usize> {
+    (0..threads).map(|t| games / threads + usize::from(t < games % threads)).filter(|&n| n > 0).collect()
+}
+
+/// The weights as a Rust constant.
+pub fn rust_literal(weights: &Weights) -> String {
+    let numbers: Vec<String> = weights.0.iter().map(i32::to_string).collect();
+    format!("pub const TUNED: Weights = Weights([{}]);", numbers.join(", "))
+}
 
 /// Runs `dvonn tune`.
-pub fn run(_args: &Args) -> Result<()> {
-    bail!("dvonn tune is not implemented yet")
+pub fn run(args: &Args) -> Result<()> {
+    let games = args.games as usize;
+    let shares = shares(games, usize::from(args.threads));
+    let started = Instant::now();
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(games as u64);
+        bar.set_style(
+            ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games [{elapsed_precise}, {eta} left]")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let quiet = progress.is_hidden();
+    let done = AtomicUsize::new(0);
+    let report = || {
+        let now = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress.inc(1);
+        // Without a terminal: a line every tenth of the games.
+        if quiet && (now * 10 / games != (now - 1) * 10 / games || now == games) {
+            eprintln!("self-play: {now}/{games} games ({:.0} s)", started.elapsed().as_secs_f64());
+        }
+    };
+    let results: Vec<std::thread::Result<Vec<Sample>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .iter()
+            .enumerate()
+            .map(|(t, &share)| {
+                let plan = SelfPlay {
+                    games: share,
+                    depth: args.depth,
+                    weights: args.weights,
+                    random_moves: args.random_moves,
+                    seed: args.seed.wrapping_add(t as u64),
+                };
+                let report = &report;
+                scope.spawn(move || self_play(&plan, |_| report()))
+            })
+            .collect();
+        handles.into_iter().map(|handle| handle.join()).collect()
+    });
+    progress.finish_and_clear();
+    let mut samples = Vec::new();
+    for result in results {
+        match result {
+            Ok(part) => samples.extend(part),
+            Err(_) => bail!("a self-play thread failed"),
+        }
+    }
+    if samples.is_empty() {
+        bail!("the games gave no movement-phase positions to fit");
+    }
+    let fitted = fit(&samples, args.ridge)
+        .context("the least-squares system is singular: play more games or use a larger --ridge")?;
+    let elapsed = started.elapsed().as_secs_f64();
+    println!("samples: {} positions from {games} games ({elapsed:.1} s)", samples.len());
+    println!(
+        "mean squared error: {:.3} pieces² (predicting a margin of 0: {:.3} pieces²)",
+        fitted.mse, fitted.baseline_mse
+    );
+    let width = Feature::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
+    println!("{:<width$}  {:>7}  {:>7}", "feature", "weight", "before");
+    for (feature, (weight, before)) in Feature::ALL.iter().zip(fitted.weights.0.iter().zip(args.weights.0)) {
+        println!("{:<width$}  {weight:>7}  {before:>7}", feature.name());
+    }
+    println!("{}", rust_literal(&fitted.weights));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_shared_over_threads() {
+        assert_eq!(shares(10, 3), [4, 3, 3]);
+        assert_eq!(shares(2, 4), [1, 1]);
+        assert_eq!(shares(8, 1), [8]);
+    }
+
+    #[test]
+    fn weights_read_names_and_numbers() {
+        assert_eq!(parse_weights("hand").unwrap(), Weights::HAND);
+        assert_eq!(parse_weights("100,0,0,0,0,0,0,0,0,0,0").unwrap(), Weights::PIECES_ONLY);
+        assert!(parse_weights("1,2,3").unwrap_err().contains("3 weights given"));
+        assert!(parse_weights("1,x").is_err());
+        assert_eq!(
+            rust_literal(&Weights::PIECES_ONLY),
+            "pub const TUNED: Weights = Weights([100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);"
+        );
+    }
 }

@@ -1,0 +1,298 @@
+//! One game of a match: its opening, its two players, and how it ended.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use dvonn_ai::{Clock, Engine, Limits};
+use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
+use rand::seq::IteratorRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::external::External;
+use super::spec::Spec;
+
+/// The fewest and the most random placements of an opening.
+const OPENING_PLACEMENTS: std::ops::RangeInclusive<usize> = 6..=10;
+
+/// Mixes a seed with a number (SplitMix64's finaliser): independent streams
+/// for each game and player.
+pub fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Where a game starts: a position and the moves imposed on both players
+/// before they choose their own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start position (the empty board, or a random setup).
+    pub start: Position,
+    /// Imposed moves (random placements).
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The empty board, nothing imposed.
+    pub fn empty() -> Opening {
+        Opening { start: Position::new(), moves: Vec::new() }
+    }
+
+    /// The random setup of `seed`.
+    pub fn random_setup(seed: u64) -> Opening {
+        Opening { start: Position::random_setup_from_seed(seed), moves: Vec::new() }
+    }
+
+    /// The empty board and 6 to 10 random placements drawn from `seed`.
+    pub fn random_placements(seed: u64) -> Opening {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let count = rng.random_range(OPENING_PLACEMENTS);
+        let mut position = Position::new();
+        let mut moves = Vec::with_capacity(count);
+        for _ in 0..count {
+            let Some(cell) = (!position.occupied()).iter().choose(&mut rng) else { break };
+            let mv = Move::Place(cell);
+            position.play_unchecked(mv);
+            moves.push(mv);
+        }
+        Opening { start: Position::new(), moves }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end: the score decides.
+    Finished {
+        /// White's pieces.
+        white: u32,
+        /// Black's pieces.
+        black: u32,
+    },
+    /// A player lost by misbehaving (crash, stall, garbage, illegal move,
+    /// time).
+    Forfeit {
+        /// Who lost.
+        loser: Color,
+        /// What happened.
+        reason: String,
+    },
+}
+
+/// A game played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The game's number from 0.
+    pub index: usize,
+    /// The colour player A had.
+    pub a_color: Color,
+    /// How it ended.
+    pub ending: Ending,
+    /// The game as a record (tags, moves, result).
+    pub record: GameRecord,
+}
+
+impl Played {
+    /// The winner (`None`: a draw).
+    pub fn winner(&self) -> Option<Color> {
+        match &self.ending {
+            Ending::Finished { white, black } => match white.cmp(black) {
+                std::cmp::Ordering::Greater => Some(Color::White),
+                std::cmp::Ordering::Less => Some(Color::Black),
+                std::cmp::Ordering::Equal => None,
+            },
+            Ending::Forfeit { loser, .. } => Some(!*loser),
+        }
+    }
+
+    /// A's pieces minus B's at the end of a finished game.
+    pub fn a_margin(&self) -> Option<i64> {
+        match &self.ending {
+            Ending::Finished { white, black } => {
+                let margin = i64::from(*white) - i64::from(*black);
+                Some(if self.a_color == Color::White { margin } else { -margin })
+            }
+            Ending::Forfeit { .. } => None,
+        }
+    }
+}
+
+/// What every game of a match shares.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The limit per move of an engine specification without one.
+    pub default_time: Duration,
+    /// The longest wait for an external program's move.
+    pub external_timeout: Duration,
+    /// The match's seed.
+    pub seed: u64,
+}
+
+/// A player during a game.
+enum Player {
+    Engine { engine: Box<Engine>, limits: Limits, clock: Option<Duration>, used: Duration },
+    External(External),
+}
+
+impl Player {
+    /// Starts the player of `spec` for game `index` (an error only when an
+    /// engine cannot be built or a program cannot be started at all: the
+    /// match cannot go on).
+    fn start(spec: &Spec, settings: &Settings, seed: u64) -> Result<Player> {
+        match spec {
+            Spec::Engine(spec) => {
+                let mut config = spec.config.clone();
+                config.seed = seed;
+                let engine = Engine::new(config).context("cannot start an engine")?;
+                let limits = if spec.has_limit() { spec.limits } else { Limits::move_time(settings.default_time) };
+                Ok(Player::Engine { engine: Box::new(engine), limits, clock: spec.clock, used: Duration::ZERO })
+            }
+            Spec::External(command) => Ok(Player::External(External::start(command, settings.external_timeout)?)),
+        }
+    }
+
+    /// The player's move, or why it loses.
+    fn choose(&mut self, position: &Position) -> Result<Move, String> {
+        match self {
+            Player::Engine { engine, limits, clock, used } => {
+                let started = Instant::now();
+                let mut limits = *limits;
+                if let Some(clock) = clock {
+                    limits.clock = Some(Clock { remaining: clock.saturating_sub(*used), increment: Duration::ZERO });
+                }
+                let result = engine.search(position, &limits, &mut ());
+                *used += started.elapsed();
+                if let Some(clock) = clock.filter(|clock| *used > *clock) {
+                    return Err(format!(
+                        "lost on time: {:.3} s used of {:.3} s",
+                        used.as_secs_f64(),
+                        clock.as_secs_f64()
+                    ));
+                }
+                result.best_move.ok_or_else(|| "the engine found no move".to_string())
+            }
+            Player::External(program) => program.ask(),
+        }
+    }
+
+    /// Tells the player its opponent's move.
+    fn tell(&mut self, mv: Move) -> Result<(), String> {
+        match self {
+            Player::Engine { .. } => Ok(()),
+            Player::External(program) => program.tell(mv),
+        }
+    }
+
+    /// Ends the game for the player (`failed`: it has just lost by
+    /// misbehaving).
+    fn finish(self, failed: bool) {
+        if let Player::External(program) = self {
+            program.finish(failed);
+        }
+    }
+}
+
+/// Plays game `index` of a match from `opening`: `white` and `black` are
+/// the players' specifications and `names` their names for the record
+/// (White's first).
+pub fn play(
+    index: usize,
+    a_color: Color,
+    [white, black]: [&Spec; 2],
+    names: [&str; 2],
+    opening: &Opening,
+    settings: &Settings,
+) -> Result<Played> {
+    let game_seed = mix(settings.seed, index as u64);
+    let mut players =
+        [Player::start(white, settings, mix(game_seed, 1))?, Player::start(black, settings, mix(game_seed, 2))?];
+    let mut position = opening.start;
+    let mut moves = Vec::new();
+    for &mv in &opening.moves {
+        position.play(mv).context("an opening move is illegal")?;
+        moves.push(mv);
+    }
+    let ending = loop {
+        if position.is_game_over() {
+            break Ending::Finished { white: position.pieces(Color::White), black: position.pieces(Color::Black) };
+        }
+        let side = position.side_to_move();
+        let mv = match players[side.index()].choose(&position) {
+            Ok(mv) => mv,
+            Err(reason) => break Ending::Forfeit { loser: side, reason },
+        };
+        if let Err(reason) = position.check(mv) {
+            break Ending::Forfeit { loser: side, reason: format!("played the illegal move {mv}: {reason}") };
+        }
+        position.play_unchecked(mv);
+        moves.push(mv);
+        if let Err(reason) = players[(!side).index()].tell(mv) {
+            break Ending::Forfeit { loser: !side, reason };
+        }
+    };
+    for (player, color) in players.into_iter().zip(Color::BOTH) {
+        player.finish(matches!(&ending, Ending::Forfeit { loser, .. } if *loser == color));
+    }
+    let mut record = GameRecord::new(opening.start);
+    record.moves = moves;
+    record.set_tag("Event", "dvonn match");
+    record.set_tag("Date", &crate::play::date::today());
+    record.set_tag("Round", &(index + 1).to_string());
+    record.set_tag("White", names[0]);
+    record.set_tag("Black", names[1]);
+    record.result = match &ending {
+        Ending::Finished { white, black } => RecordResult::Score { white: *white, black: *black },
+        Ending::Forfeit { loser, reason } => {
+            record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
+            RecordResult::Resigned(*loser)
+        }
+    };
+    Ok(Played { index, a_color, ending, record })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_reproducible_and_varied() {
+        let a = Opening::random_placements(1);
+        assert_eq!(a, Opening::random_placements(1));
+        assert_ne!(a, Opening::random_placements(2));
+        for seed in 0..50 {
+            let opening = Opening::random_placements(seed);
+            assert!(OPENING_PLACEMENTS.contains(&opening.moves.len()));
+            let mut position = opening.start;
+            for mv in opening.moves {
+                position.play(mv).unwrap();
+            }
+        }
+        assert_ne!(mix(1, 0), mix(1, 1));
+        assert_ne!(mix(1, 0), mix(2, 0));
+    }
+
+    #[test]
+    fn an_engine_on_a_game_clock_stays_within_it() {
+        let clock = Spec::parse("clock=1,placement=heuristic").unwrap();
+        let quick = Spec::parse("depth=1,placement=random").unwrap();
+        let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
+        let played =
+            play(1, Color::Black, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
+        assert!(matches!(played.ending, Ending::Finished { .. }), "{:?}", played.ending);
+    }
+
+    #[test]
+    fn two_engines_play_a_game_to_the_end() {
+        let spec = Spec::parse("depth=1,placement=random").unwrap();
+        let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 3 };
+        let played =
+            play(0, Color::White, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
+        let Ending::Finished { white, black } = played.ending else { panic!("{:?}", played.ending) };
+        assert_eq!(played.record.result, RecordResult::Score { white, black });
+        let replay = played.record.replay().unwrap();
+        assert!(replay.final_position().is_game_over());
+        assert_eq!(played.a_margin(), Some(i64::from(white) - i64::from(black)));
+    }
+}

@@ -1,0 +1,50 @@
+//! `dvonn tune` through the real binary: a tiny self-play run, its table
+//! and its Rust literal.
+
+use std::process::Command;
+
+fn tune(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dvonn")).arg("tune").args(args).output().unwrap()
+}
+
+#[test]
+fn a_tiny_run_prints_errors_a_table_and_a_literal() {
+    let args = ["--games", "4", "--depth", "1", "--threads", "2", "--seed", "3"];
+    let output = tune(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("samples: ") && lines[0].contains(" positions from 4 games"), "{stdout}");
+    let mse = lines[1].strip_prefix("mean squared error: ").unwrap();
+    let fitted: f64 = mse.split(' ').next().unwrap().parse().unwrap();
+    let baseline: f64 =
+        mse.split("predicting a margin of 0: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(fitted <= baseline, "{stdout}");
+    assert_eq!(lines[2].split_whitespace().collect::<Vec<_>>(), ["feature", "weight", "before"]);
+    let table: Vec<(String, i32)> = lines[3..14]
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(words.len(), 3, "{line}");
+            (words[0].to_string(), words[1].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(table[0].0, "material");
+    assert_eq!(table[10].0, "tempo");
+    let literal = lines[14].strip_prefix("pub const TUNED: Weights = Weights([").unwrap().strip_suffix("]);").unwrap();
+    let weights: Vec<i32> = literal.split(", ").map(|w| w.parse().unwrap()).collect();
+    assert_eq!(weights, table.iter().map(|(_, w)| *w).collect::<Vec<_>>());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("self-play: 4/4 games"), "progress on standard error: {stderr}");
+
+    // The same seed gives the same weights.
+    let again = String::from_utf8(tune(&args).stdout).unwrap();
+    assert_eq!(again.lines().last(), lines.last().copied());
+}
+
+#[test]
+fn bad_weights_are_refused() {
+    let output = tune(&["--weights", "1,2,3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("3 weights given; the evaluation has 11"));
+}
