@@ -27,6 +27,8 @@ use anyhow::{Context, Result};
 use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};
 use dvonn_core::{Color, Position};
 
+use crate::args::parse_seconds;
+
 /// Thinking time when neither `--depth` nor `--time` is given.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
@@ -47,16 +49,6 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
     hash: u32,
-}
-
-/// Reads a time in seconds (`5`, `0.25`): positive, finite, at most a day.
-/// Shared by the subcommands' time options.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(seconds > 0.0 && seconds <= 86_400.0) {
-        return Err(format!("{text:?}: a time must be more than 0 and at most 86400 seconds"));
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|error| format!("{text:?}: {error}"))
 }
 
 /// The `info` line of an iteration.

@@ -40,7 +40,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use dvonn_ai::{Engine, EngineConfig, Limits};
 use dvonn_core::{Color, Move, MoveParseError, Position};
 
-use crate::analyze::parse_seconds;
+use crate::args::parse_seconds;
 
 /// The longest line the protocol reads, in bytes (a move is at most 5).
 pub const MAX_LINE_BYTES: usize = 256;

@@ -5,15 +5,14 @@
 //! or named with `--from`), replayed through the rules (an illegal move is
 //! an error naming its number), and written in the `--to` format.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use dvonn_core::notation::{Format, write};
 use dvonn_core::{GameRecord, RecordResult, Replay};
 
 use crate::input::read_game;
-use crate::output::write_file;
+use crate::output::emit;
 
 /// The formats `dvonn convert` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -122,16 +121,4 @@ fn truncated(record: &GameRecord, replay: &Replay, ply: usize) -> GameRecord {
     cut.moves = replay.moves[..ply].to_vec();
     cut.result = RecordResult::of_position(&replay.positions[ply]);
     cut
-}
-
-/// Writes `bytes` to `output` (`None` or `-`: standard output), never over
-/// an existing file unless `force`.
-pub fn emit(output: Option<&Path>, bytes: &[u8], force: bool) -> Result<()> {
-    match output {
-        Some(path) if path != Path::new("-") => write_file(path, bytes, force),
-        _ => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(bytes).and_then(|()| stdout.flush()).context("cannot write to standard output")
-        }
-    }
 }

@@ -4,9 +4,10 @@
 //! [`main`].
 
 pub mod analyze;
+pub mod args;
 pub mod codecup;
 pub mod convert;
-pub mod diagram;
+pub mod date;
 pub mod input;
 pub mod matches;
 pub mod output;

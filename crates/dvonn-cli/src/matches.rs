@@ -38,7 +38,7 @@ use anyhow::{Context, Result, bail};
 use dvonn_core::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::analyze::parse_seconds;
+use crate::args::parse_seconds;
 use crate::output::write_file;
 use game::{Ending, Opening, Played, Settings};
 use spec::Spec;

@@ -1,6 +1,6 @@
-//! Writing output files safely: never over an existing file unless asked,
-//! and never a half-written file (write to a temporary file beside the
-//! target, then rename it into place).
+//! Writing output safely: never over an existing file unless asked, and
+//! never a half-written file (write to a temporary file beside the target,
+//! then rename it into place); standard output when no file is named.
 
 use std::io::Write;
 use std::path::Path;
@@ -42,4 +42,16 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
         temporary.persist_noclobber(path).with_context(|| format!("cannot write {name}"))?;
     }
     Ok(())
+}
+
+/// Writes `bytes` to `output` (`None` or `-`: standard output), never over
+/// an existing file unless `force`.
+pub fn emit(output: Option<&Path>, bytes: &[u8], force: bool) -> Result<()> {
+    match output {
+        Some(path) if path != Path::new("-") => write_file(path, bytes, force),
+        _ => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(bytes).and_then(|()| stdout.flush()).context("cannot write to standard output")
+        }
+    }
 }

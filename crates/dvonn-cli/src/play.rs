@@ -27,8 +27,6 @@
 //! input is not a terminal each command read is echoed after the prompt so
 //! that the transcript reads like a terminal session.
 
-pub(crate) mod date;
-
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
@@ -37,9 +35,9 @@ use anyhow::{Context, Result};
 use dvonn_ai::{Engine, EngineConfig, Level, Limits, SearchResult};
 use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult};
 
-use crate::analyze::parse_seconds;
-use crate::diagram::{DiagramOptions, diagram};
+use crate::args::parse_seconds;
 use crate::output::write_file;
+use dvonn_core::notation::diagram::{DiagramOptions, diagram};
 
 /// The longest command line read, in bytes.
 const MAX_COMMAND_BYTES: usize = 4096;
@@ -497,7 +495,7 @@ fn record(game: &Game, config: &PlayConfig) -> GameRecord {
         Color::Black => (config.engine_name.as_str(), "Human"),
     };
     record.set_tag("Event", "dvonn play");
-    record.set_tag("Date", &date::today());
+    record.set_tag("Date", &crate::date::today());
     record.set_tag("White", white);
     record.set_tag("Black", black);
     record

@@ -21,9 +21,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use dvonn_core::{Bitboard, Cell, Color, Move, Position, Stack};
 
-use crate::convert::{checked_ply, emit};
-use crate::diagram::{DiagramOptions, diagram, status};
+use crate::convert::checked_ply;
 use crate::input::{parse_game, read_text};
+use crate::output::emit;
+use dvonn_core::notation::diagram::{DiagramOptions, diagram, status};
 
 /// The pictures `dvonn render` draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 
 use common::{arg, dvonn, dvonn_with_input, failure, file_names, games, sample_record, success};
-use dvonn_cli::diagram::{DiagramOptions, diagram};
+use dvonn_core::notation::diagram::{DiagramOptions, diagram};
 use dvonn_core::{GameRecord, Position};
 
 /// The elements of `svg` whose `class` attribute starts with the word `class`.
@@ -48,7 +48,7 @@ fn check_board(svg: &roxmltree::Document, position: &Position) {
         let live = node.attribute("class").unwrap().starts_with("stack ");
         assert_eq!(position.stack_at(cell).is_some(), live, "{cell}");
     }
-    assert_eq!(caption(svg)[0], dvonn_cli::diagram::status(position));
+    assert_eq!(caption(svg)[0], dvonn_core::notation::diagram::status(position));
 }
 
 #[test]

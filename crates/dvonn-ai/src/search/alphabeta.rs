@@ -92,6 +92,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Nodes searched so far by all threads, this one's unreported ones
+    /// included (other threads report every few thousand nodes).
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.shared.nodes() + self.unreported_nodes
+    }
+
     /// Adds this thread's remaining nodes to the shared count.
     pub(crate) fn flush_nodes(&mut self) {
         self.shared.add_nodes(self.unreported_nodes);

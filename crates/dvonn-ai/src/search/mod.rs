@@ -69,7 +69,8 @@ impl SearchOptions {
     /// Only the techniques that never change the value of a fixed-depth
     /// search (table, PVS, aspiration): the search returns what plain
     /// negamax would.
-    pub const EXACT: SearchOptions = SearchOptions { null_move: false, late_move_reductions: false, ..SearchOptions::ALL };
+    pub const EXACT: SearchOptions =
+        SearchOptions { null_move: false, late_move_reductions: false, ..SearchOptions::ALL };
 }
 
 /// The answer of a search.
@@ -212,7 +213,7 @@ fn iterative_deepening(
         if pv.first() != Some(&best_move) {
             pv = vec![best_move];
         }
-        let nodes = shared.nodes();
+        let nodes = searcher.total_nodes();
         let info = SearchInfo {
             depth,
             seldepth: searcher.seldepth as u32,

@@ -78,7 +78,8 @@ fn searched(position: &Position, depth: u32, options: SearchOptions, threads: us
     let deadlines = Deadlines { start: Instant::now(), soft: None, hard: None };
     let mut shared = Shared::new(&tt, &evaluator, deadlines, options, &stop, None);
     shared.strict_depth = true;
-    let pool = (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build().expect("threads"));
+    let pool =
+        (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build().expect("threads"));
     let fallback = position.legal_moves()[0];
     let result = search(position, &Limits::depth(depth), &shared, pool.as_ref(), fallback, &mut ());
     (result.score.centipieces(), result.best_move.expect("a move"), result.exact)
@@ -96,7 +97,13 @@ fn every_exact_configuration_returns_the_negamax_value() {
         if position.legal_moves().len() < 2 {
             continue;
         }
-        let depth = if position.legal_moves().len() > 25 { 2 } else if plies < 20 { 3 } else { 4 };
+        let depth = if position.legal_moves().len() > 25 {
+            2
+        } else if plies < 20 {
+            3
+        } else {
+            4
+        };
         let expected = negamax(&evaluator, &position, depth, 0);
         for bits in 0..8u32 {
             for threads in [1, 2] {

@@ -238,7 +238,7 @@ pub fn play(
     let mut record = GameRecord::new(opening.start);
     record.moves = moves;
     record.set_tag("Event", "dvonn match");
-    record.set_tag("Date", &crate::play::date::today());
+    record.set_tag("Date", &crate::date::today());
     record.set_tag("Round", &(index + 1).to_string());
     record.set_tag("White", names[0]);
     record.set_tag("Black", names[1]);

@@ -26,7 +26,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use dvonn_ai::{EngineConfig, Level, Limits, PlacementStrategy, Weights};
 
-use crate::analyze::parse_seconds;
+use crate::args::parse_seconds;
 
 /// The transposition table of a match engine unless `hash=` says otherwise
 /// (several engines may play at once).

@@ -1,0 +1,12 @@
+//! Parsers for command-line values shared by several subcommands.
+
+use std::time::Duration;
+
+/// Reads a time in seconds (`5`, `0.25`): positive, finite, at most a day.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(format!("{text:?}: a time must be more than 0 and at most 86400 seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|error| format!("{text:?}: {error}"))
+}
