@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use dvonn_ai::{Clock, Engine, Limits};
 use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
-use rand::seq::IteratorRandom;
+use rand::seq::{IndexedRandom, IteratorRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -134,6 +134,7 @@ pub struct Settings {
 enum Player {
     Engine { engine: Box<Engine>, limits: Limits, clock: Option<Duration>, used: Duration },
     External(External),
+    Random(ChaCha8Rng),
 }
 
 impl Player {
@@ -150,6 +151,7 @@ impl Player {
                 Ok(Player::Engine { engine: Box::new(engine), limits, clock: spec.clock, used: Duration::ZERO })
             }
             Spec::External(command) => Ok(Player::External(External::start(command, settings.external_timeout)?)),
+            Spec::Random => Ok(Player::Random(ChaCha8Rng::seed_from_u64(seed))),
         }
     }
 
@@ -174,13 +176,16 @@ impl Player {
                 result.best_move.ok_or_else(|| "the engine found no move".to_string())
             }
             Player::External(program) => program.ask(),
+            Player::Random(rng) => {
+                position.legal_moves().choose(rng).copied().ok_or_else(|| "no legal move".to_string())
+            }
         }
     }
 
     /// Tells the player its opponent's move.
     fn tell(&mut self, mv: Move) -> Result<(), String> {
         match self {
-            Player::Engine { .. } => Ok(()),
+            Player::Engine { .. } | Player::Random(_) => Ok(()),
             Player::External(program) => program.tell(mv),
         }
     }

@@ -17,6 +17,9 @@
 //! | `eval` | tuned, hand, pieces | evaluation weights |
 //! | `placement` | mc, heuristic, random | placement strategy |
 //!
+//! `random` is a player that picks uniformly random legal moves (the floor
+//! every engine must beat every time).
+//!
 //! A limit key (`depth`, `nodes`, `time`, `clock`) replaces the level's
 //! limit; several limits all apply. A specification with no limit at all
 //! gets `dvonn match --time` per move.
@@ -40,6 +43,8 @@ pub enum Spec {
     /// An external program speaking the CodeCup protocol, started for each
     /// game: the program and its arguments.
     External(Vec<String>),
+    /// Uniformly random legal moves.
+    Random,
 }
 
 /// An engine configuration and its limits.
@@ -78,6 +83,9 @@ impl Spec {
                 bail!("cmd: needs a command line, like cmd:./my-player --fast");
             }
             return Ok(Spec::External(words));
+        }
+        if text == "random" {
+            return Ok(Spec::Random);
         }
         if text.is_empty() {
             bail!("an empty player specification: give key=value pairs like depth=4, or cmd:<program>");
@@ -162,7 +170,7 @@ mod tests {
     fn engine(text: &str) -> EngineSpec {
         match Spec::parse(text).unwrap() {
             Spec::Engine(spec) => spec,
-            Spec::External(_) => panic!("{text} is an engine"),
+            Spec::External(_) | Spec::Random => panic!("{text} is an engine"),
         }
     }
 
