@@ -134,7 +134,7 @@ pub struct Settings {
 enum Player {
     Engine { engine: Box<Engine>, limits: Limits, clock: Option<Duration>, used: Duration },
     External(External),
-    Random(ChaCha8Rng),
+    Random(Box<ChaCha8Rng>),
 }
 
 impl Player {
@@ -151,7 +151,7 @@ impl Player {
                 Ok(Player::Engine { engine: Box::new(engine), limits, clock: spec.clock, used: Duration::ZERO })
             }
             Spec::External(command) => Ok(Player::External(External::start(command, settings.external_timeout)?)),
-            Spec::Random => Ok(Player::Random(ChaCha8Rng::seed_from_u64(seed))),
+            Spec::Random => Ok(Player::Random(Box::new(ChaCha8Rng::seed_from_u64(seed)))),
         }
     }
 
