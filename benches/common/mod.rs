@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use dvonn::core::Position;
+use dvonn::core::perft::PerftVector;
 
 /// A perft vector: its comment (what kind of position), the position, and
 /// the perft counts by depth.
@@ -23,14 +24,7 @@ pub fn vectors() -> Vec<Vector> {
             label = comment.trim().to_string();
             continue;
         }
-        let mut parts = line.split(" ;");
-        let position: Position = parts.next().unwrap().parse().expect("perft.txt positions parse");
-        let counts = parts
-            .map(|part| {
-                let (depth, count) = part.trim().trim_start_matches('D').split_once(' ').unwrap();
-                (depth.parse().unwrap(), count.parse().unwrap())
-            })
-            .collect();
+        let PerftVector { position, counts } = line.parse().expect("perft.txt lines are vectors");
         let label = format!("{:02} {}", vectors.len(), label.chars().take(40).collect::<String>());
         vectors.push(Vector { label, position, counts });
     }

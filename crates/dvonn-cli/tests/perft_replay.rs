@@ -9,21 +9,9 @@ use common::{PERFT, arg, dvonn, failure, games, success};
 
 /// `(position string, [(depth, count)])` of the perft vectors.
 fn perft_vectors() -> Vec<(String, Vec<(u32, u64)>)> {
-    PERFT
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(" ;");
-            let position = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|part| {
-                    let (depth, count) = part.trim().split_once(' ').unwrap();
-                    (depth.trim_start_matches('D').parse().unwrap(), count.parse().unwrap())
-                })
-                .collect();
-            (position, counts)
-        })
-        .collect()
+    let vectors =
+        dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|(line, e)| panic!("perft.txt line {line}: {e}"));
+    vectors.into_iter().map(|v| (v.position.to_string(), v.counts)).collect()
 }
 
 #[test]

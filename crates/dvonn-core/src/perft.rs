@@ -101,3 +101,61 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
         })
         .sum()
 }
+
+/// A perft test vector: a position and its leaf counts by depth, written
+/// as in `perft.txt`: `<position string> ;D1 49 ;D2 1889 ;D3 95315`.
+///
+/// ```
+/// use dvonn_core::perft::{PerftMode, PerftVector, perft};
+/// let vector: PerftVector = "........./........../.........../........../......... w p ;D1 49 ;D2 2352".parse().unwrap();
+/// for &(depth, leaves) in &vector.counts {
+///     assert_eq!(perft(&vector.position, depth, PerftMode::Bulk), leaves);
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftVector {
+    /// The position.
+    pub position: Position,
+    /// `(depth, leaves)` pairs, in the order written.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// A line that is not a perft vector.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PerftVectorError {
+    /// The position string is wrong.
+    #[error("{0}")]
+    Position(#[from] crate::PositionParseError),
+    /// A count is not `;D<depth> <leaves>`.
+    #[error("{0:?} is not a count like ;D3 95315")]
+    Count(String),
+}
+
+impl std::str::FromStr for PerftVector {
+    type Err = PerftVectorError;
+
+    fn from_str(line: &str) -> Result<PerftVector, PerftVectorError> {
+        let mut parts = line.trim().split(" ;");
+        let position = parts.next().unwrap_or_default().trim().parse()?;
+        let counts = parts
+            .map(|part| {
+                let count = || {
+                    let (depth, leaves) = part.trim().strip_prefix('D')?.split_once(' ')?;
+                    Some((depth.parse().ok()?, leaves.trim().parse().ok()?))
+                };
+                count().ok_or_else(|| PerftVectorError::Count(part.chars().take(40).collect()))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(PerftVector { position, counts })
+    }
+}
+
+/// Every vector of a `perft.txt`-style text: one per line; blank lines and
+/// lines starting with `#` are skipped. Errors give the 1-based line number.
+pub fn read_vectors(text: &str) -> Result<Vec<PerftVector>, (usize, PerftVectorError)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|(i, line)| line.parse().map_err(|e| (i + 1, e)))
+        .collect()
+}

@@ -98,22 +98,11 @@ fn swap_colours(position: &Position) -> Position {
     Position::from_setup(&image).unwrap()
 }
 
+/// `(position, [(depth, count)])` from perft.txt.
 fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
-    PERFT
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(" ;");
-            let position = parts.next().unwrap().parse().unwrap_or_else(|e| panic!("{line}: {e}"));
-            let counts = parts
-                .map(|part| {
-                    let (depth, count) = part.trim().split_once(' ').unwrap();
-                    (depth.trim_start_matches('D').parse().unwrap(), count.parse().unwrap())
-                })
-                .collect();
-            (position, counts)
-        })
-        .collect()
+    let vectors =
+        dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|(line, e)| panic!("perft.txt line {line}: {e}"));
+    vectors.into_iter().map(|v| (v.position, v.counts)).collect()
 }
 
 /// Positions along seeded random games, from the empty board and from
