@@ -24,3 +24,12 @@ fn main() {
     println!("{position}");
     println!("{}-{} after {plies} plies", position.pieces(Color::White), position.pieces(Color::Black));
 }
+
+// `cargo test` runs the example (it is declared with `test = true`).
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plays_a_whole_game() {
+        super::main();
+    }
+}
