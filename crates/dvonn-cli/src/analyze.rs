@@ -94,7 +94,7 @@ pub fn run(args: &Args) -> Result<()> {
             position.pieces(Color::White),
             position.pieces(Color::Black)
         );
-        println!("bestmove none");
+        outln!("bestmove none")?;
         return Ok(());
     }
     let limits = match (args.depth, args.time) {
@@ -104,10 +104,23 @@ pub fn run(args: &Args) -> Result<()> {
     let config =
         EngineConfig { threads: usize::from(args.threads), hash_mb: args.hash as usize, ..EngineConfig::default() };
     let mut engine = Engine::new(config).context("cannot start the engine")?;
-    let result = engine.search(&position, &limits, &mut |info: &SearchInfo| println!("{}", info_line(info)));
+    // When standard output closes, stop searching: no one reads the result.
+    let stop = engine.stop_handle();
+    let mut output_error = None;
+    let result = engine.search(&position, &limits, &mut |info: &SearchInfo| {
+        if output_error.is_none()
+            && let Err(error) = outln!("{}", info_line(info))
+        {
+            output_error = Some(error);
+            stop.stop();
+        }
+    });
+    if let Some(error) = output_error {
+        return Err(error.into());
+    }
     match result.best_move {
-        Some(mv) => println!("bestmove {mv}"),
-        None => println!("bestmove none"),
+        Some(mv) => outln!("bestmove {mv}")?,
+        None => outln!("bestmove none")?,
     }
     Ok(())
 }

@@ -3,6 +3,15 @@
 //! targets can drive them in-process. The binary (`src/main.rs`) only calls
 //! [`main`].
 
+/// `println!` that returns the error of the write instead of panicking:
+/// standard output may be a pipe its reader has closed (`dvonn ... | head`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 pub mod analyze;
 pub mod args;
 pub mod codecup;
@@ -68,9 +77,19 @@ pub fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`dvonn ... | head`): nothing
+        // more to say, and no one to say it to.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("dvonn: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `error` comes from writing to a closed pipe.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }

@@ -262,7 +262,10 @@ pub fn run(args: &Args) -> Result<()> {
     } else {
         "6 to 10 random placements, each played twice"
     };
-    print!("{}", report(args, seed, openings, &summary));
+    {
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), "{}", report(args, seed, openings, &summary))?;
+    }
     Ok(())
 }
 

@@ -31,13 +31,13 @@ pub fn run(args: &Args) -> Result<()> {
     let leaves = if args.divide && args.depth > 0 {
         let counts = divide(&position, args.depth, mode);
         for (mv, count) in &counts {
-            println!("{mv} {count}");
+            outln!("{mv} {count}")?;
         }
         if counts.is_empty() { 1 } else { counts.iter().map(|(_, n)| n).sum() }
     } else {
         perft(&position, args.depth, mode)
     };
     let seconds = start.elapsed().as_secs_f64();
-    println!("{leaves} leaves in {:.3} s ({:.1} M leaves/s)", seconds, leaves as f64 / seconds.max(1e-9) / 1e6);
+    outln!("{leaves} leaves in {:.3} s ({:.1} M leaves/s)", seconds, leaves as f64 / seconds.max(1e-9) / 1e6)?;
     Ok(())
 }

@@ -19,7 +19,7 @@ pub struct Args {
 /// line. An illegal or unreadable move is an error naming its number.
 pub fn run(args: &Args) -> Result<()> {
     let (_, replay) = read_game(&args.record, None)?;
-    println!("{}", replay.final_position());
-    println!("{}", replay.result());
+    outln!("{}", replay.final_position())?;
+    outln!("{}", replay.result())?;
     Ok(())
 }

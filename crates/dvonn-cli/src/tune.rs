@@ -157,17 +157,18 @@ pub fn run(args: &Args) -> Result<()> {
     let fitted = fit(&samples, args.ridge)
         .context("the least-squares system is singular: play more games or use a larger --ridge")?;
     let elapsed = started.elapsed().as_secs_f64();
-    println!("samples: {} positions from {games} games ({elapsed:.1} s)", samples.len());
-    println!(
+    outln!("samples: {} positions from {games} games ({elapsed:.1} s)", samples.len())?;
+    outln!(
         "mean squared error: {:.3} pieces² (predicting a margin of 0: {:.3} pieces²)",
-        fitted.mse, fitted.baseline_mse
-    );
+        fitted.mse,
+        fitted.baseline_mse
+    )?;
     let width = Feature::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
-    println!("{:<width$}  {:>7}  {:>7}", "feature", "weight", "before");
+    outln!("{:<width$}  {:>7}  {:>7}", "feature", "weight", "before")?;
     for (feature, (weight, before)) in Feature::ALL.iter().zip(fitted.weights.0.iter().zip(args.weights.0)) {
-        println!("{:<width$}  {weight:>7}  {before:>7}", feature.name());
+        outln!("{:<width$}  {weight:>7}  {before:>7}", feature.name())?;
     }
-    println!("{}", rust_literal(&fitted.weights));
+    outln!("{}", rust_literal(&fitted.weights))?;
     Ok(())
 }
 

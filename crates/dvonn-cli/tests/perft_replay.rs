@@ -76,3 +76,27 @@ fn replay_names_the_illegal_move() {
     assert_eq!(output.status.code(), Some(1));
     failure(&output, "move 31 (ply 60) A1K5 is illegal");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let full_board = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m";
+    let start = Instant::now();
+    // `analyze` writes a line per iteration for 20 s unless its reader
+    // goes away: like `dvonn analyze ... | head -1`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dvonn"))
+        .args(["analyze", full_board, "--time", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(first.starts_with("info depth 1 "), "{first}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && stderr.is_empty(), "{:?} {stderr}", output.status);
+    assert!(start.elapsed() < Duration::from_secs(10), "the search stopped when its output closed");
+}
