@@ -49,3 +49,8 @@ pub use placement::PlacementStrategy;
 pub use score::Score;
 pub use search::{SearchOptions, SearchResult};
 pub use tt::{TranspositionTable, TtAllocError};
+
+/// The crate README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;

@@ -61,3 +61,8 @@ pub use notation::{Format, FormatParseError, ReadError, WriteError};
 pub use position::{MAX_JUMP, Outcome, Phase, Position};
 pub use setup::{Setup, SetupError};
 pub use stack::{Stack, TOTAL_PIECES};
+
+/// The crate README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
