@@ -1,6 +1,6 @@
 //! `dvonn play`: a human against the engine in the terminal.
 //!
-//! The board is drawn by [`crate::diagram`] (in colour only when standard
+//! The board is drawn by [`dvonn_core::notation::diagram`] (in colour only when standard
 //! output is a terminal) with the last move and the stacks it removed. The
 //! human types moves in the CodeCup notation of `NOTATION.md`, in any case
 //! (`e3`, `C3E3`, `c3-e3`, `pass`), or a command:
