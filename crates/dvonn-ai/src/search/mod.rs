@@ -152,9 +152,10 @@ impl<'a> Shared<'a> {
 }
 
 /// One thread's iterative deepening. The main thread (`helper == None`)
-/// reports to `observer`, respects the soft deadline and the depth limit,
-/// and returns the result; helpers (`Some(index)`) start at staggered
-/// depths and run until the main thread stops them.
+/// reports to `observer`, respects the soft deadline, and decides when the
+/// search ends; helpers (`Some(index)`) start at staggered depths and run
+/// until the main thread stops them. All respect the depth limit and return
+/// their last complete iteration.
 fn iterative_deepening(
     searcher: &mut Searcher<'_>,
     position: &Position,
@@ -164,7 +165,8 @@ fn iterative_deepening(
     observer: &mut dyn Observer,
 ) -> Option<SearchResult> {
     let mut result: Option<SearchResult> = None;
-    let first_depth = 1 + helper.map_or(0, |i| (i % 2) as u32);
+    // Half the helpers (the first among them) run one iteration ahead.
+    let first_depth = 1 + helper.map_or(0, |i| ((i + 1) % 2) as u32);
     // Scores alternate with the parity of the depth (the side to move at
     // the leaves changes), so each window is centred on the score two
     // iterations back.
@@ -247,7 +249,8 @@ fn iterative_deepening(
 }
 
 /// Searches `position` with `threads` threads (Lazy SMP: all search the same
-/// root, sharing the table; the main thread's result is returned).
+/// root, sharing the table). The deepest complete iteration of any thread
+/// gives the result; the main thread's wins ties.
 pub(crate) fn search(
     position: &Position,
     limits: &Limits,
@@ -274,24 +277,35 @@ pub(crate) fn search(
         shared.internal_stop.store(true, AtomicOrdering::Relaxed);
         result
     };
-    let result = match pool {
+    let helper_results = std::sync::Mutex::new(Vec::new());
+    let main_result = match pool {
         Some(pool) if pool.current_num_threads() > 0 => pool.in_place_scope(|scope| {
             for index in 0..pool.current_num_threads() {
                 let mut moves = root_moves.clone();
                 // Helpers try the moves in a different order at first.
-                let shift = index % moves.len().max(1);
+                let shift = (index + 1) % moves.len().max(1);
                 moves.rotate_left(shift);
+                let helper_results = &helper_results;
                 scope.spawn(move |_| {
                     let mut searcher = Searcher::new(shared);
                     searcher.new_search();
-                    iterative_deepening(&mut searcher, position, &mut moves, MAX_DEPTH, Some(index), &mut ());
+                    let result =
+                        iterative_deepening(&mut searcher, position, &mut moves, depth_limit, Some(index), &mut ());
                     searcher.flush_nodes();
+                    if let (Some(result), Ok(mut results)) = (result, helper_results.lock()) {
+                        results.push(result);
+                    }
                 });
             }
             run_main(observer)
         }),
         _ => run_main(observer),
     };
+    let helpers = helper_results.into_inner().unwrap_or_default();
+    let result = helpers.into_iter().fold(main_result, |best, other| match best {
+        Some(best) if best.depth >= other.depth => Some(best),
+        _ => Some(other),
+    });
     let elapsed = shared.deadlines.elapsed();
     let mut result = result.unwrap_or_else(|| SearchResult {
         best_move: Some(fallback),
