@@ -31,6 +31,10 @@ pub fn read_text(path: &Path) -> Result<String> {
         if metadata.is_dir() {
             bail!("{name} is a directory, not a file");
         }
+        // A regular file's size is known before reading it.
+        if metadata.is_file() && metadata.len() > MAX_INPUT_BYTES {
+            bail!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
+        }
         file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {name}"))?;
     }
     if bytes.len() as u64 > MAX_INPUT_BYTES {
