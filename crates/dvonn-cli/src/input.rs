@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use dvonn_core::notation::read_any;
 use dvonn_core::{Format, GameRecord, Replay};
 
@@ -18,6 +18,7 @@ pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// [`MAX_INPUT_BYTES`] and bytes that are not UTF-8.
 pub fn read_text(path: &Path) -> Result<String> {
     let name = path.display();
+    let too_large = || anyhow!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
     let mut bytes = Vec::new();
     if path == Path::new("-") {
         std::io::stdin()
@@ -33,12 +34,12 @@ pub fn read_text(path: &Path) -> Result<String> {
         }
         // A regular file's size is known before reading it.
         if metadata.is_file() && metadata.len() > MAX_INPUT_BYTES {
-            bail!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
+            return Err(too_large());
         }
         file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {name}"))?;
     }
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        bail!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
+        return Err(too_large());
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(text),
