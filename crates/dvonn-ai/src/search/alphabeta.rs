@@ -55,10 +55,16 @@ pub(crate) struct Searcher<'a> {
 const NULL_MOVE_DEPTH: i32 = 3;
 /// The least number of moves the side to move must have for it.
 const NULL_MOVE_MIN_MOVES: usize = 6;
-/// The least number of stacks on the board for it: in the ending, having to
-/// move can hurt, and an unproven null-move cut-off would keep the search
-/// from proving the result.
-const NULL_MOVE_MIN_STACKS: u32 = 20;
+/// The least number of stacks on the board for null-move and futility
+/// pruning: in the ending, having to move can hurt, the evaluation is
+/// rougher, and unproven cut-offs would keep the search from proving the
+/// result.
+const PRUNING_MIN_STACKS: u32 = 20;
+/// The most depth to go at which reverse futility pruning is tried.
+const FUTILITY_DEPTH: i32 = 3;
+/// How far above beta (in centipieces, per ply to go) the static
+/// evaluation must be for a futility cut-off.
+const FUTILITY_MARGIN: i32 = 100;
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
@@ -175,13 +181,26 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if !pv_node
-            && options.null_move
-            && self.null_move_allowed
-            && depth >= NULL_MOVE_DEPTH
-            && self.null_move_fails_high(position, &moves, depth, ply, beta)
-        {
-            return Value { score: beta, proven: false };
+        // The static evaluation, for the pruning decisions of zero-window
+        // nodes in the middle game (in the ending they would only keep the
+        // search from proving the result).
+        let static_score = (!pv_node
+            && (options.futility || options.null_move)
+            && position.phase() == Phase::Movement
+            && position.occupied().len() >= PRUNING_MIN_STACKS)
+            .then(|| self.shared.evaluator.evaluate(position).centipieces());
+        if let Some(score) = static_score {
+            if options.futility && depth <= FUTILITY_DEPTH && score - FUTILITY_MARGIN * depth >= beta {
+                return Value { score: score - FUTILITY_MARGIN * depth, proven: false };
+            }
+            if options.null_move
+                && self.null_move_allowed
+                && depth >= NULL_MOVE_DEPTH
+                && score >= beta
+                && self.null_move_fails_high(position, &moves, depth, ply, beta)
+            {
+                return Value { score: beta, proven: false };
+            }
         }
 
         let mut scored = self.ordering.score(position, &moves, tt_move, ply, depth);
@@ -248,9 +267,10 @@ impl<'a> Searcher<'a> {
     /// Null-move pruning: when even a free move for the opponent (the side
     /// to move passes its turn) cannot bring the score below `beta` in a
     /// reduced search, the node is almost surely a cut-off. Having the move
-    /// is an advantage in DVONN except in the ending, so this is tried only
-    /// with many stacks on the board, while the side to move has a choice
-    /// of moves and the opponent can move, and never twice in a row.
+    /// is an advantage in DVONN except in the ending, so the caller tries
+    /// this only with many stacks on the board and a static evaluation at
+    /// least `beta`; here, only while the side to move has a choice of
+    /// moves and the opponent can move, and never twice in a row.
     fn null_move_fails_high(
         &mut self,
         position: &Position,
@@ -259,14 +279,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
         beta: i32,
     ) -> bool {
-        if moves.len() < NULL_MOVE_MIN_MOVES
-            || position.phase() != Phase::Movement
-            || position.occupied().len() < NULL_MOVE_MIN_STACKS
-        {
-            return false;
-        }
-        if self.shared.evaluator.evaluate(position).centipieces() < beta || !position.has_jump(!position.side_to_move())
-        {
+        if moves.len() < NULL_MOVE_MIN_MOVES || !position.has_jump(!position.side_to_move()) {
             return false;
         }
         let mut child = *position;

@@ -30,8 +30,8 @@ const MAX_DEPTH: u32 = 100;
 const ASPIRATION: i32 = 35;
 
 /// Which search techniques the engine uses. All are on by default; turning
-/// them off is for experiments and verification. Without null moves and
-/// reductions the search is exact: it returns the value of plain
+/// them off is for experiments and verification. Without null moves,
+/// reductions and futility pruning the search is exact: it returns the value of plain
 /// fixed-depth negamax, whatever the table, windows and threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchOptions {
@@ -48,6 +48,9 @@ pub struct SearchOptions {
     pub null_move: bool,
     /// Late-move reductions.
     pub late_move_reductions: bool,
+    /// Reverse futility pruning: a node a few plies from the leaves whose
+    /// static evaluation beats beta by a wide margin is cut off unsearched.
+    pub futility: bool,
 }
 
 impl Default for SearchOptions {
@@ -64,13 +67,14 @@ impl SearchOptions {
         aspiration: true,
         null_move: true,
         late_move_reductions: true,
+        futility: true,
     };
 
     /// Only the techniques that never change the value of a fixed-depth
     /// search (table, PVS, aspiration): the search returns what plain
     /// negamax would.
     pub const EXACT: SearchOptions =
-        SearchOptions { null_move: false, late_move_reductions: false, ..SearchOptions::ALL };
+        SearchOptions { null_move: false, late_move_reductions: false, futility: false, ..SearchOptions::ALL };
 }
 
 /// The answer of a search.

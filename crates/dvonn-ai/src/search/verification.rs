@@ -2,7 +2,8 @@
 //! of the exact techniques (transposition table, PVS, aspiration windows,
 //! one or two threads) must return the value of plain fixed-depth negamax,
 //! and proven values must equal a brute-force minimax to the end of the
-//! game.
+//! game. The pruning techniques, which may change the value, must at least
+//! each save nodes.
 
 use std::time::Instant;
 
@@ -11,7 +12,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{MAX_PLY, SearchOptions, Shared, search};
+use super::{MAX_PLY, SearchOptions, SearchResult, Shared, search};
 use crate::eval::{Evaluator, final_margin};
 use crate::limits::{Limits, StopHandle};
 use crate::time::Deadlines;
@@ -69,19 +70,25 @@ fn random_position(rng: &mut ChaCha8Rng, plies: usize) -> Position {
     position
 }
 
-/// The engine's value for `position` at `depth` with `options`, strict table
-/// depths, on `threads` threads, from a fresh table.
-fn searched(position: &Position, depth: u32, options: SearchOptions, threads: usize) -> (i32, Move, bool) {
+/// A search of `position` to `depth` with `options` on `threads` threads,
+/// from a fresh table; `strict`: table scores only of exactly the depth.
+fn run_search(position: &Position, depth: u32, options: SearchOptions, threads: usize, strict: bool) -> SearchResult {
     let tt = TranspositionTable::new(4).expect("4 MiB");
     let evaluator = Evaluator::default();
     let stop = StopHandle::default();
     let deadlines = Deadlines { start: Instant::now(), soft: None, hard: None };
     let mut shared = Shared::new(&tt, &evaluator, deadlines, options, &stop, None);
-    shared.strict_depth = true;
+    shared.strict_depth = strict;
     let pool =
         (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build().expect("threads"));
     let fallback = position.legal_moves()[0];
-    let result = search(position, &Limits::depth(depth), &shared, pool.as_ref(), fallback, &mut ());
+    search(position, &Limits::depth(depth), &shared, pool.as_ref(), fallback, &mut ())
+}
+
+/// The engine's value for `position` at `depth` with `options`, strict table
+/// depths, on `threads` threads, from a fresh table.
+fn searched(position: &Position, depth: u32, options: SearchOptions, threads: usize) -> (i32, Move, bool) {
+    let result = run_search(position, depth, options, threads, true);
     (result.score.centipieces(), result.best_move.expect("a move"), result.exact)
 }
 
@@ -150,4 +157,21 @@ fn proven_values_are_the_values_of_the_game() {
         proven += 1;
     }
     assert!(proven >= 40, "only {proven} small positions");
+}
+
+#[test]
+fn each_pruning_technique_searches_fewer_nodes() {
+    // The full board at the start of the movement phase, to depth 6.
+    let start: Position = crate::bench::POSITIONS[0].parse().expect("bench position");
+    let nodes = |options| run_search(&start, 6, options, 1, false).nodes;
+    let unpruned = nodes(SearchOptions::EXACT);
+    let techniques = [
+        ("null move", SearchOptions { null_move: true, ..SearchOptions::EXACT }),
+        ("late-move reductions", SearchOptions { late_move_reductions: true, ..SearchOptions::EXACT }),
+        ("futility", SearchOptions { futility: true, ..SearchOptions::EXACT }),
+    ];
+    for (name, options) in techniques {
+        let pruned = nodes(options);
+        assert!(pruned < unpruned, "{name}: {pruned} nodes, {unpruned} without pruning");
+    }
 }
