@@ -2,8 +2,9 @@
 //! through `play_session` (two sessions playing each other, a scripted
 //! referee) and through the real binary.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -245,23 +246,9 @@ fn bad_input_is_an_error_that_says_what_and_where() {
     assert!(error.contains("not UTF-8"), "{error}");
 }
 
-fn dvonn() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dvonn"))
-}
-
-/// Runs `dvonn codecup` with `input` on standard input.
+/// Runs `dvonn codecup` with `args` and `input` on standard input.
 fn run_binary(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = dvonn()
-        .arg("codecup")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The player may exit before reading everything.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
+    common::dvonn_with_input(["codecup"].iter().chain(args), input.as_bytes())
 }
 
 #[test]

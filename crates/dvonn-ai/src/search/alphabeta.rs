@@ -181,24 +181,22 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // The static evaluation, for the pruning decisions of zero-window
-        // nodes in the middle game (in the ending they would only keep the
-        // search from proving the result).
-        let static_score = (!pv_node
-            && (options.futility || options.null_move)
+        // Pruning of zero-window nodes in the middle game (in the ending it
+        // would only keep the search from proving the result), decided on
+        // the static evaluation, computed only where a test needs it.
+        let try_futility = options.futility && depth <= FUTILITY_DEPTH;
+        let try_null_move = options.null_move && self.null_move_allowed && depth >= NULL_MOVE_DEPTH;
+        if !pv_node
+            && (try_futility || try_null_move)
             && position.phase() == Phase::Movement
-            && position.occupied().len() >= PRUNING_MIN_STACKS)
-            .then(|| self.shared.evaluator.evaluate(position).centipieces());
-        if let Some(score) = static_score {
-            if options.futility && depth <= FUTILITY_DEPTH && score - FUTILITY_MARGIN * depth >= beta {
-                return Value { score: score - FUTILITY_MARGIN * depth, proven: false };
+            && position.occupied().len() >= PRUNING_MIN_STACKS
+        {
+            let score = self.shared.evaluator.evaluate(position).centipieces();
+            let futile_score = score - FUTILITY_MARGIN * depth;
+            if try_futility && futile_score >= beta {
+                return Value { score: futile_score, proven: false };
             }
-            if options.null_move
-                && self.null_move_allowed
-                && depth >= NULL_MOVE_DEPTH
-                && score >= beta
-                && self.null_move_fails_high(position, &moves, depth, ply, beta)
-            {
+            if try_null_move && score >= beta && self.null_move_fails_high(position, &moves, depth, ply, beta) {
                 return Value { score: beta, proven: false };
             }
         }

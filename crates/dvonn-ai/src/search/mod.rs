@@ -31,8 +31,9 @@ const ASPIRATION: i32 = 35;
 
 /// Which search techniques the engine uses. All are on by default; turning
 /// them off is for experiments and verification. Without null moves,
-/// reductions and futility pruning the search is exact: it returns the value of plain
-/// fixed-depth negamax, whatever the table, windows and threads.
+/// reductions and futility pruning the search is exact: it returns the
+/// value of plain fixed-depth negamax, whatever the table, windows and
+/// threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchOptions {
     /// Probe and store the transposition table (off: no table moves, no
