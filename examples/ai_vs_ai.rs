@@ -27,7 +27,8 @@ struct Args {
     /// Games to play; colours alternate.
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Seconds on each player's clock for a whole game (CodeCup 2011: 5).
+    /// Seconds on each player's clock for a whole game (CodeCup 2011: 5); a
+    /// level plays with its own time per move instead.
     #[arg(long, default_value_t = 5.0)]
     time: f64,
     /// Search threads of each engine.
@@ -133,7 +134,7 @@ impl Tally {
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let mut a = Player::new(&args.a, &args, args.seed)?;
-    let mut b = Player::new(&args.b, &args, args.seed + 1)?;
+    let mut b = Player::new(&args.b, &args, args.seed.wrapping_add(1))?;
     if a.name == b.name {
         b.name.push_str(" (2)");
     }
@@ -150,7 +151,7 @@ fn main() -> Result<(), String> {
         }
         println!("\n=== game {} of {}: {} (White) vs {} (Black) ===", game + 1, args.games, white.name, black.name);
         let mut position = if args.random_setup {
-            Position::random_setup_from_seed(args.seed.wrapping_mul(1000) + game as u64 / 2)
+            Position::random_setup_from_seed(args.seed.wrapping_mul(1000).wrapping_add(game as u64 / 2))
         } else {
             Position::new()
         };

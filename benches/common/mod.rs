@@ -32,7 +32,7 @@ pub fn vectors() -> Vec<Vector> {
 }
 
 /// The vectors of the movement phase (most of the engine's time is spent
-/// there), plus the full-board start of phase 2 that the targets name.
+/// there), the full-board start of phase 2 that the targets name among them.
 pub fn movement_vectors() -> Vec<Vector> {
     vectors().into_iter().filter(|v| v.position.phase() == dvonn::core::Phase::Movement).collect()
 }

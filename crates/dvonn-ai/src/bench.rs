@@ -13,7 +13,8 @@ use crate::limits::Limits;
 
 /// The positions of the bench: the movement-phase positions of the perft
 /// test vectors, from the full board at the start of the second phase to
-/// endings with forced passes.
+/// endings with forced passes, except the two whose only move is a pass
+/// (they would add no nodes).
 pub const POSITIONS: [&str; 15] = [
     "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m",
     "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B w m",

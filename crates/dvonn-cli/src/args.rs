@@ -1,4 +1,5 @@
-//! Parsers for command-line values shared by several subcommands.
+//! Parsers and defaults for command-line values shared by several
+//! subcommands.
 
 use std::time::Duration;
 
@@ -9,4 +10,9 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("{text:?}: a time must be more than 0 and at most 86400 seconds"));
     }
     Duration::try_from_secs_f64(seconds).map_err(|error| format!("{text:?}: {error}"))
+}
+
+/// A seed from the clock, for commands run without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }

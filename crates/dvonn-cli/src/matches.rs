@@ -48,8 +48,8 @@ use stats::{Sprt, Tally, Verdict, elo_estimate, parse_sprt};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Player A: key=value pairs (depth=4, time=0.2, clock=5, nodes=N, level=club, threads=2, hash=16,
-    /// eval=tuned|hand|pieces, placement=mc|heuristic|random) or cmd:PROGRAM ARGS... for a
-    /// CodeCup-protocol program.
+    /// eval=tuned|hand|pieces, placement=mc|heuristic|random), random (uniformly random legal
+    /// moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
     #[arg(long, value_name = "SPEC")]
     a: String,
     /// Player B, as for --a.
@@ -157,9 +157,7 @@ pub fn run(args: &Args) -> Result<()> {
             "--random-setup cannot be used with a cmd: player: the CodeCup protocol always starts from the empty board"
         );
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
     let records = match &args.records {
         Some(dir) => {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create the directory {}", dir.display()))?;
@@ -264,7 +262,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     {
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report(args, seed, openings, &summary))?;
+        write!(std::io::stdout().lock(), "{}", report(args, seed, openings, &summary, verdict))?;
     }
     Ok(())
 }
@@ -289,7 +287,7 @@ fn last_record_number(dir: &Path) -> Result<usize> {
 }
 
 /// The summary printed at the end.
-fn report(args: &Args, seed: u64, openings: &str, summary: &Summary) -> String {
+fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Verdict) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let a = &summary.a;
@@ -347,7 +345,9 @@ fn report(args: &Args, seed: u64, openings: &str, summary: &Summary) -> String {
     }
     if let Some(sprt) = &args.sprt {
         let (lower, upper) = sprt.bounds();
-        let verdict = match sprt.verdict(a) {
+        // The verdict that stopped the match (games already under way when
+        // it came are in the tally, but do not reopen the decision).
+        let verdict = match verdict {
             Verdict::Continue if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
             Verdict::Continue => "no decision yet (every result alike: no variance to test)".to_string(),
             Verdict::H0 => format!("H0 accepted (A - B = {} Elo favoured over {})", sprt.elo0, sprt.elo1),

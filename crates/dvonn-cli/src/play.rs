@@ -108,7 +108,7 @@ pub struct PlayConfig {
 /// Runs `dvonn play` on the terminal (or whatever standard input and output
 /// are).
 pub fn run(args: &Args) -> Result<()> {
-    let seed = args.seed.unwrap_or_else(clock_seed);
+    let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
     let threads = usize::from(args.threads);
     let (mut engine, limits, engine_name) = match args.time {
         Some(time) => (
@@ -145,14 +145,9 @@ pub fn run(args: &Args) -> Result<()> {
         echo: !io::stdin().is_terminal(),
     };
     if args.random_setup {
-        println!("Random setup number {seed} (replay it with --random-setup --seed {seed}).");
+        outln!("Random setup number {seed} (replay it with --random-setup --seed {seed}).")?;
     }
     play_session(io::stdin().lock(), io::stdout().lock(), &config)
-}
-
-/// A seed from the clock.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// Who made a move of the game.
