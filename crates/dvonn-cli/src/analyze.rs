@@ -24,10 +24,10 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};
+use dvonn_ai::{Engine, Limits, SearchInfo};
 use dvonn_core::{Color, Position};
 
-use crate::args::parse_seconds;
+use crate::args::{EngineArgs, parse_seconds};
 
 /// Thinking time when neither `--depth` nor `--time` is given.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
@@ -43,12 +43,8 @@ pub struct Args {
     /// Search for this many seconds (default: 5 when no --depth is given).
     #[arg(long, value_parser = parse_seconds, value_name = "S")]
     time: Option<Duration>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
-    threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
-    hash: u32,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// The `info` line of an iteration.
@@ -101,9 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
         (Some(depth), _) => Limits::depth(depth),
         (None, time) => Limits::move_time(time.unwrap_or(DEFAULT_TIME)),
     };
-    let config =
-        EngineConfig { threads: usize::from(args.threads), hash_mb: args.hash as usize, ..EngineConfig::default() };
-    let mut engine = Engine::new(config).context("cannot start the engine")?;
+    let mut engine = Engine::new(args.engine.config()).context("cannot start the engine")?;
     // When standard output closes, stop searching: no one reads the result.
     let stop = engine.stop_handle();
     let mut output_error = None;

@@ -3,6 +3,26 @@
 
 use std::time::Duration;
 
+use dvonn_ai::EngineConfig;
+
+/// The engine's resources, as options of the commands that run one.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct EngineArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
+    pub threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
+    pub hash: u32,
+}
+
+impl EngineArgs {
+    /// The default engine configuration with these threads and table size.
+    pub fn config(&self) -> EngineConfig {
+        EngineConfig { threads: usize::from(self.threads), hash_mb: self.hash as usize, ..EngineConfig::default() }
+    }
+}
+
 /// Reads a time in seconds (`5`, `0.25`): positive, finite, at most a day.
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;

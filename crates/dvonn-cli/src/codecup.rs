@@ -40,7 +40,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use dvonn_ai::{Engine, EngineConfig, Limits};
 use dvonn_core::{Color, Move, MoveParseError, Position};
 
-use crate::args::parse_seconds;
+use crate::args::{EngineArgs, parse_seconds};
 
 /// The longest line the protocol reads, in bytes (a move is at most 5).
 pub const MAX_LINE_BYTES: usize = 256;
@@ -52,12 +52,8 @@ pub struct Args {
     /// player's own clock (the CodeCup 2011 limit was 5 s).
     #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
     time: Duration,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
-    threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
-    hash: u32,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Seed of the engine's random choices.
     #[arg(long, default_value_t = 0, value_name = "N")]
     seed: u64,
@@ -66,15 +62,7 @@ pub struct Args {
 /// Runs `dvonn codecup` on standard input and output. Reports the end of
 /// the session and the thinking time used on standard error.
 pub fn run(args: &Args) -> Result<()> {
-    let config = SessionConfig {
-        time: args.time,
-        engine: EngineConfig {
-            threads: usize::from(args.threads),
-            hash_mb: args.hash as usize,
-            seed: args.seed,
-            ..EngineConfig::default()
-        },
-    };
+    let config = SessionConfig { time: args.time, engine: EngineConfig { seed: args.seed, ..args.engine.config() } };
     let end = play_session(io::stdin().lock(), io::stdout().lock(), &config)?;
     let color = end.color.map_or_else(|| "no colour".to_string(), |c| c.to_string());
     let how = match end.reason {

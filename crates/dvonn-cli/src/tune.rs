@@ -56,11 +56,8 @@ pub struct Args {
 
 /// Reads weights: a name or the numbers.
 fn parse_weights(text: &str) -> Result<Weights, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "tuned" => return Ok(Weights::TUNED),
-        "hand" => return Ok(Weights::HAND),
-        "pieces" => return Ok(Weights::PIECES_ONLY),
-        _ => {}
+    if let Some(weights) = Weights::named(text) {
+        return Ok(weights);
     }
     let numbers: Vec<i32> = text
         .split(',')

@@ -18,6 +18,22 @@ impl Weights {
     /// Weights fitted to self-play games (see [`super::tuning`]).
     pub const TUNED: Weights = Weights([72, 426, 34, -241, -64, 7, 14, -124, -78, 11, 138]);
 
+    /// The named weight sets: `tuned`, `hand` and `pieces` (any case).
+    ///
+    /// ```
+    /// use dvonn_ai::eval::Weights;
+    /// assert_eq!(Weights::named("Pieces"), Some(Weights::PIECES_ONLY));
+    /// assert_eq!(Weights::named("best"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<Weights> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "tuned" => Some(Weights::TUNED),
+            "hand" => Some(Weights::HAND),
+            "pieces" => Some(Weights::PIECES_ONLY),
+            _ => None,
+        }
+    }
+
     /// The weight of `feature`.
     pub const fn get(&self, feature: Feature) -> i32 {
         self.0[feature as usize]

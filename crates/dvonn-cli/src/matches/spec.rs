@@ -126,12 +126,8 @@ impl Spec {
                 "threads" => spec.config.threads = count(value, 1, 256).with_context(context)? as usize,
                 "hash" => spec.config.hash_mb = count(value, 1, 65_536).with_context(context)? as usize,
                 "eval" => {
-                    spec.config.weights = match value.to_ascii_lowercase().as_str() {
-                        "tuned" => Weights::TUNED,
-                        "hand" => Weights::HAND,
-                        "pieces" => Weights::PIECES_ONLY,
-                        _ => bail!("{}: expected tuned, hand or pieces", context()),
-                    }
+                    spec.config.weights = Weights::named(value)
+                        .with_context(|| format!("{}: expected tuned, hand or pieces", context()))?;
                 }
                 "placement" => {
                     spec.config.placement = match value.to_ascii_lowercase().as_str() {
