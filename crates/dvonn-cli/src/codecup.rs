@@ -259,7 +259,7 @@ pub fn play_session(input: impl BufRead, mut output: impl Write, config: &Sessio
                 return Ok(SessionEnd { reason: EndReason::Quit, color, position, moves_made, thinking });
             }
             Ok(Message::Start) => {
-                if color.is_some() || position != Position::new() {
+                if color.is_some() {
                     bail!("line {number}: Start, but it may only be the first line, to the player who moves first");
                 }
                 color = Some(Color::White);
