@@ -5,16 +5,19 @@
 //! `--seed + t`; the samples are concatenated in thread order, so that a
 //! run is reproducible), then fits the weights by ridge-regularised least
 //! squares ([`dvonn_ai::eval::tuning::fit`]). Prints the mean squared
-//! errors, the weights as a table, and the weights as a Rust array literal
-//! to paste into `Weights::TUNED`. Progress goes to standard error.
+//! errors, the weights as a table beside those it started from, and the
+//! weights as a Rust array literal to paste into `Weights::TUNED`. Progress
+//! goes to standard error. (A run of four games, as below, is far too short
+//! for weights worth using.)
 //!
 //! ```text
-//! samples: 5012 positions from 200 games
-//! mean squared error: 41.2 pieces² (predicting 0: 96.8 pieces²)
-//! feature          weight
-//! material             72
+//! $ dvonn tune --games 4 --seed 1
+//! samples: 139 positions from 4 games (0.1 s)
+//! mean squared error: 99.803 pieces² (predicting a margin of 0: 422.108 pieces²)
+//! feature          weight   before
+//! material            -96       72
 //! ...
-//! pub const TUNED: Weights = Weights([72, 426, 34, -241, -64, 7, 14, -124, -78, 11, 138]);
+//! pub const TUNED: Weights = Weights([...]);
 //! ```
 
 use std::io::IsTerminal;
