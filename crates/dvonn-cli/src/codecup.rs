@@ -41,6 +41,7 @@ use dvonn_ai::{Engine, EngineConfig, Limits};
 use dvonn_core::{Color, Move, MoveParseError, Position};
 
 use crate::args::{EngineArgs, parse_seconds};
+use crate::input::read_bounded_line;
 
 /// The longest line the protocol reads, in bytes (a move is at most 5).
 pub const MAX_LINE_BYTES: usize = 256;
@@ -152,47 +153,10 @@ impl Message {
     }
 }
 
-/// Reads the next line of `input` without its line ending (`\n`, or `\r\n`:
-/// trailing white space is left for the caller to trim); `None` at the end
-/// of the input. A last line without a line ending counts. A line longer
-/// than [`MAX_LINE_BYTES`] or that is not UTF-8 is an error of kind
-/// [`io::ErrorKind::InvalidData`].
+/// Reads the next line of `input` as [`read_bounded_line`] does, refusing
+/// lines longer than [`MAX_LINE_BYTES`].
 pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
-    let mut line = Vec::new();
-    let mut any = false;
-    loop {
-        let buffer = match input.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if buffer.is_empty() {
-            break;
-        }
-        any = true;
-        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => (&buffer[..end], end + 1),
-            None => (buffer, buffer.len()),
-        };
-        let newline = done > chunk.len();
-        if line.len() + chunk.len() > MAX_LINE_BYTES {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("a line longer than {MAX_LINE_BYTES} bytes"),
-            ));
-        }
-        line.extend_from_slice(chunk);
-        input.consume(done);
-        if newline {
-            break;
-        }
-    }
-    if !any {
-        return Ok(None);
-    }
-    String::from_utf8(line)
-        .map(Some)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line that is not UTF-8 text"))
+    read_bounded_line(input, MAX_LINE_BYTES)
 }
 
 /// The lines of the input with their numbers, blank lines skipped.

@@ -1,8 +1,8 @@
-//! Reading the files and standard input the subcommands take, with a size
-//! limit and a clear message for anything that is not text, and reading the
-//! games in them.
+//! Reading the files, standard input and input lines the subcommands take,
+//! with a size limit and a clear message for anything that is not text, and
+//! reading the games in them.
 
-use std::io::Read;
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -48,6 +48,46 @@ pub fn read_text(path: &Path) -> Result<String> {
             bail!("{name} is not a text file (byte {at} is not UTF-8)")
         }
     }
+}
+
+/// Reads the next line of `input` without its line ending (`\n`, or `\r\n`:
+/// trailing white space is left for the caller to trim); `None` at the end
+/// of the input. A last line without a line ending counts. A line longer
+/// than `max_bytes` or that is not UTF-8 is an error of kind
+/// [`io::ErrorKind::InvalidData`].
+pub fn read_bounded_line(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (&buffer[..end], end + 1),
+            None => (buffer, buffer.len()),
+        };
+        let newline = done > chunk.len();
+        if line.len() + chunk.len() > max_bytes {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("a line longer than {max_bytes} bytes")));
+        }
+        line.extend_from_slice(chunk);
+        input.consume(done);
+        if newline {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line that is not UTF-8 text"))
 }
 
 /// Reads the game in `path` (`-`: standard input) in `format` (`None`:

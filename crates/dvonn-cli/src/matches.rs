@@ -28,7 +28,6 @@ pub mod game;
 pub mod spec;
 pub mod stats;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -36,10 +35,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dvonn_core::Color;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::parse_seconds;
-use crate::output::write_file;
+use crate::output::{progress_bar, write_file};
 use game::{Ending, Opening, Played, Settings};
 use spec::Spec;
 use stats::{Sprt, Tally, Verdict, elo_estimate, parse_sprt};
@@ -87,52 +85,58 @@ pub struct Args {
 /// The results so far.
 #[derive(Clone, Debug, Default)]
 struct Summary {
-    /// A's results.
-    a: Tally,
     /// A's results as White and as Black.
     a_by_color: [Tally; 2],
-    /// Games won by White, drawn, won by Black.
-    white_wins: u32,
-    draws: u32,
-    black_wins: u32,
     /// Sum of A's margins over the finished games, and their number.
     margin_sum: i64,
     finished: u32,
-    /// Forfeits: (game number from 1, the player "A" or "B", the reason).
-    forfeits: Vec<(usize, &'static str, String)>,
+    /// The games lost by forfeit, in the order they ended.
+    forfeits: Vec<Forfeit>,
+}
+
+/// A game lost by breaking the rules of the match (time, illegal move,
+/// crash).
+#[derive(Clone, Debug)]
+struct Forfeit {
+    /// The game's number, from 1.
+    game: usize,
+    /// Whether A (not B) lost it.
+    by_a: bool,
+    reason: String,
 }
 
 impl Summary {
     fn add(&mut self, played: &Played) {
-        let winner = played.winner();
         let a = played.a_color;
-        let by_color = &mut self.a_by_color[a.index()];
-        match winner {
-            Some(color) if color == a => {
-                self.a.wins += 1;
-                by_color.wins += 1;
-            }
-            Some(_) => {
-                self.a.losses += 1;
-                by_color.losses += 1;
-            }
-            None => {
-                self.a.draws += 1;
-                by_color.draws += 1;
-            }
-        }
-        match winner {
-            Some(Color::White) => self.white_wins += 1,
-            Some(Color::Black) => self.black_wins += 1,
-            None => self.draws += 1,
+        let tally = &mut self.a_by_color[a.index()];
+        match played.winner() {
+            Some(color) if color == a => tally.wins += 1,
+            Some(_) => tally.losses += 1,
+            None => tally.draws += 1,
         }
         if let Some(margin) = played.a_margin() {
             self.margin_sum += margin;
             self.finished += 1;
         }
         if let Ending::Forfeit { loser, reason } = &played.ending {
-            let who = if *loser == a { "A" } else { "B" };
-            self.forfeits.push((played.index + 1, who, reason.clone()));
+            self.forfeits.push(Forfeit { game: played.index + 1, by_a: *loser == a, reason: reason.clone() });
+        }
+    }
+
+    /// A's results in all games.
+    fn a(&self) -> Tally {
+        let [white, black] = self.a_by_color;
+        Tally { wins: white.wins + black.wins, draws: white.draws + black.draws, losses: white.losses + black.losses }
+    }
+
+    /// White's results in all games (whoever played White).
+    fn white(&self) -> Tally {
+        let [a_white, a_black] = self.a_by_color;
+        let black_as_white = a_black.mirrored();
+        Tally {
+            wins: a_white.wins + black_as_white.wins,
+            draws: a_white.draws + black_as_white.draws,
+            losses: a_white.losses + black_as_white.losses,
         }
     }
 }
@@ -179,11 +183,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     };
 
-    let progress = if std::io::stderr().is_terminal() { ProgressBar::new(games as u64) } else { ProgressBar::hidden() };
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = progress_bar(games as u64, "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]");
     let mut summary = Summary::default();
     let mut verdict = Verdict::Continue;
     let mut error: Option<anyhow::Error> = None;
@@ -236,12 +236,12 @@ pub fn run(args: &Args) -> Result<()> {
                 }
             }
             progress.inc(1);
-            let score = summary.a.score().unwrap_or(0.5) * 100.0;
-            let elo = elo_estimate(&summary.a).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
+            let score = summary.a().score().unwrap_or(0.5) * 100.0;
+            let elo = elo_estimate(&summary.a()).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
             progress.set_message(format!("A scores {score:.1}%{elo}"));
             if let Some(sprt) = &args.sprt {
                 if verdict == Verdict::Continue {
-                    verdict = sprt.verdict(&summary.a);
+                    verdict = sprt.verdict(&summary.a());
                     if verdict != Verdict::Continue {
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -290,7 +290,7 @@ fn last_record_number(dir: &Path) -> Result<usize> {
 fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Verdict) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
-    let a = &summary.a;
+    let a = &summary.a();
     let b = a.mirrored();
     let [a_white, a_black] = summary.a_by_color;
     let games = a.games();
@@ -316,8 +316,8 @@ fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Ve
         wdl(&a_black.mirrored()),
         wdl(&a_white.mirrored())
     );
-    let _ =
-        writeln!(out, "White won {}, Black won {}, {} drawn", summary.white_wins, summary.black_wins, summary.draws);
+    let white = summary.white();
+    let _ = writeln!(out, "White won {}, Black won {}, {} drawn", white.wins, white.losses, white.draws);
     if summary.finished > 0 {
         let margin = summary.margin_sum as f64 / f64::from(summary.finished);
         let _ = writeln!(
@@ -328,9 +328,10 @@ fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Ve
     } else {
         let _ = writeln!(out, "Average margin: no game was played to the end");
     }
-    let forfeits = |who| summary.forfeits.iter().filter(|(_, w, _)| *w == who).count();
-    let _ = writeln!(out, "Forfeits: A {}, B {}", forfeits("A"), forfeits("B"));
-    for (game, who, reason) in &summary.forfeits {
+    let by_a = summary.forfeits.iter().filter(|forfeit| forfeit.by_a).count();
+    let _ = writeln!(out, "Forfeits: A {by_a}, B {}", summary.forfeits.len() - by_a);
+    for Forfeit { game, by_a, reason } in &summary.forfeits {
+        let who = if *by_a { "A" } else { "B" };
         let _ = writeln!(out, "  game {game}: {who} {reason}");
     }
     if let (Some(score), Some(estimate)) = (a.score(), elo_estimate(a)) {

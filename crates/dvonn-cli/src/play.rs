@@ -33,9 +33,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use dvonn_ai::{Engine, EngineConfig, Level, Limits, SearchResult};
-use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult};
+use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, Replay};
 
 use crate::args::parse_seconds;
+use crate::input::read_bounded_line;
 use crate::output::write_file;
 use dvonn_core::notation::diagram::{DiagramOptions, diagram};
 
@@ -161,34 +162,26 @@ enum Author {
     Engine,
 }
 
-/// The game so far.
+/// The game so far: the moves, checked and replayed, and who chose each.
 #[derive(Debug)]
 struct Game {
-    /// `positions[0]` is the start, `positions[i + 1]` the position after
-    /// `moves[i]`.
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    removed: Vec<Bitboard>,
+    replay: Replay,
+    /// `authors[i]`: who chose `replay.moves[i]`.
     authors: Vec<Author>,
 }
 
 impl Game {
     fn new(start: Position) -> Game {
-        Game { positions: vec![start], moves: Vec::new(), removed: Vec::new(), authors: Vec::new() }
+        Game { replay: Replay::new(start), authors: Vec::new() }
     }
 
     fn position(&self) -> &Position {
-        // `positions` always holds the start.
-        &self.positions[self.positions.len() - 1]
+        self.replay.final_position()
     }
 
     /// Plays a legal move; returns what it removed.
     fn play(&mut self, mv: Move, author: Author) -> Result<Bitboard> {
-        let mut position = *self.position();
-        let removed = position.play(mv)?;
-        self.positions.push(position);
-        self.moves.push(mv);
-        self.removed.push(removed);
+        let removed = self.replay.play(mv)?;
         self.authors.push(author);
         Ok(removed)
     }
@@ -197,9 +190,7 @@ impl Game {
     /// `false` when there is none.
     fn undo(&mut self) -> bool {
         let Some(last) = self.authors.iter().rposition(|a| *a == Author::Human) else { return false };
-        self.positions.truncate(last + 1);
-        self.moves.truncate(last);
-        self.removed.truncate(last);
+        self.replay.truncate(last);
         self.authors.truncate(last);
         true
     }
@@ -207,8 +198,8 @@ impl Game {
     fn diagram_options(&self, colored: bool) -> DiagramOptions {
         DiagramOptions {
             colored,
-            last_move: self.moves.last().copied(),
-            removed: self.removed.last().copied().unwrap_or(Bitboard::EMPTY),
+            last_move: self.replay.moves.last().copied(),
+            removed: self.replay.removed.last().copied().unwrap_or(Bitboard::EMPTY),
         }
     }
 }
@@ -309,7 +300,7 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
         let prompt = if position.is_game_over() { "game over> ".to_string() } else { format!("{human}> ") };
         write!(out, "{prompt}")?;
         out.flush()?;
-        let Some(line) = read_command(&mut input)? else {
+        let Some(line) = read_bounded_line(&mut input, MAX_COMMAND_BYTES).context("cannot read standard input")? else {
             writeln!(out)?;
             quit(out, game.position())?;
             return Ok(());
@@ -396,20 +387,6 @@ fn show(out: &mut impl Write, game: &Game, colored: bool) -> io::Result<()> {
     write!(out, "{}", diagram(game.position(), &game.diagram_options(colored)))
 }
 
-/// Reads a line of input (`None` at the end), refusing absurdly long lines
-/// and text that is not UTF-8.
-fn read_command(input: &mut impl BufRead) -> Result<Option<String>> {
-    let mut bytes = Vec::new();
-    let read = io::Read::take(&mut *input, MAX_COMMAND_BYTES as u64 + 1).read_until(b'\n', &mut bytes);
-    if read.context("cannot read standard input")? == 0 {
-        return Ok(None);
-    }
-    if bytes.len() > MAX_COMMAND_BYTES {
-        anyhow::bail!("an input line longer than {MAX_COMMAND_BYTES} bytes");
-    }
-    String::from_utf8(bytes).map(Some).context("the input is not UTF-8 text")
-}
-
 /// Lists the cells a move removed, if any.
 fn write_removed(out: &mut impl Write, removed: Bitboard) -> io::Result<()> {
     if !removed.is_empty() {
@@ -482,8 +459,8 @@ fn quit(out: &mut impl Write, position: &Position) -> io::Result<()> {
 
 /// The game as a record.
 fn record(game: &Game, config: &PlayConfig) -> GameRecord {
-    let mut record = GameRecord::new(game.positions[0]);
-    record.moves = game.moves.clone();
+    let mut record = GameRecord::new(game.replay.positions[0]);
+    record.moves = game.replay.moves.clone();
     record.result = RecordResult::of_position(game.position());
     let (white, black) = match config.human {
         Color::White => ("Human", config.engine_name.as_str()),

@@ -20,7 +20,6 @@
 //! pub const TUNED: Weights = Weights([...]);
 //! ```
 
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -28,7 +27,8 @@ use anyhow::{Context, Result, bail};
 use dvonn_ai::Weights;
 use dvonn_ai::eval::tuning::{Sample, SelfPlay, fit, self_play};
 use dvonn_ai::eval::{FEATURES, Feature};
-use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::output::progress_bar;
 
 /// Arguments of `dvonn tune`.
 #[derive(Debug, clap::Args)]
@@ -105,16 +105,7 @@ pub fn run(args: &Args) -> Result<()> {
     let games = args.games as usize;
     let shares = shares(games, usize::from(args.threads));
     let started = Instant::now();
-    let progress = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(games as u64);
-        bar.set_style(
-            ProgressStyle::with_template("self-play {bar:30} {pos}/{len} games [{elapsed_precise}, {eta} left]")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = progress_bar(games as u64, "self-play {bar:30} {pos}/{len} games [{elapsed_precise}, {eta} left]");
     let quiet = progress.is_hidden();
     let done = AtomicUsize::new(0);
     let report = || {

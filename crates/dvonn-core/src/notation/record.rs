@@ -267,17 +267,14 @@ impl GameRecord {
     /// assert_eq!(error.to_string(), "move 1 (ply 1) E3 is illegal: E3 is not empty");
     /// ```
     pub fn replay(&self) -> Result<Replay, ReplayError> {
-        let mut position = self.start;
-        let mut replay = Replay { positions: vec![position], moves: Vec::new(), removed: Vec::new() };
+        let mut replay = Replay::new(self.start);
         for &mv in &self.moves {
-            let forced =
-                !mv.is_placement() && position.phase() == Phase::Placement && (!position.occupied()).len() == 1;
-            if forced {
-                if let Some(cell) = (!position.occupied()).first() {
-                    replay.play(&mut position, Move::Place(cell))?;
-                }
+            let empty = !replay.final_position().occupied();
+            let forced = !mv.is_placement() && replay.final_position().phase() == Phase::Placement && empty.len() == 1;
+            if let Some(cell) = empty.first().filter(|_| forced) {
+                replay.play(Move::Place(cell))?;
             }
-            replay.play(&mut position, mv)?;
+            replay.play(mv)?;
         }
         Ok(replay)
     }
@@ -302,19 +299,43 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Plays `mv` (the next ply) after checking it.
-    fn play(&mut self, position: &mut Position, mv: Move) -> Result<(), ReplayError> {
+    /// A game from `start`, no move played yet.
+    pub fn new(start: Position) -> Replay {
+        Replay { positions: vec![start], moves: Vec::new(), removed: Vec::new() }
+    }
+
+    /// Plays `mv` (the next ply) after checking it; returns the cells it
+    /// removed.
+    ///
+    /// ```
+    /// use dvonn_core::{Move, Position, Replay};
+    /// let mut game = Replay::new(Position::new());
+    /// game.play("E3".parse().unwrap()).unwrap();
+    /// assert!(game.play("E3".parse().unwrap()).is_err(), "E3 is taken");
+    /// assert_eq!(game.moves.len(), 1);
+    /// game.truncate(0);
+    /// assert_eq!(game.final_position(), &Position::new());
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<Bitboard, ReplayError> {
         let ply = self.moves.len();
+        let mut position = *self.final_position();
         let removed = position.play(mv).map_err(|error| ReplayError {
             ply,
             move_number: ply / 2 + 1,
             mv,
             reason: error.reason,
         })?;
-        self.positions.push(*position);
+        self.positions.push(position);
         self.moves.push(mv);
         self.removed.push(removed);
-        Ok(())
+        Ok(removed)
+    }
+
+    /// Takes back every move after the first `plies`.
+    pub fn truncate(&mut self, plies: usize) {
+        self.positions.truncate(plies + 1);
+        self.moves.truncate(plies);
+        self.removed.truncate(plies);
     }
 
     /// The position after the last move.
