@@ -103,7 +103,7 @@ impl Engine {
         let pool = if config.threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads - 1)
+                    .num_threads(search::pool_threads(config.search.parallel, config.threads))
                     .thread_name(|i| format!("dvonn-search-{i}"))
                     .build()?,
             )
@@ -188,8 +188,10 @@ impl Engine {
             };
             return immediate(chosen, Score::ZERO, false);
         }
-        let shared = Shared::new(&self.tt, &self.evaluator, deadlines, self.config.search, &self.stop, limits.nodes);
-        search::search(position, limits, &shared, self.pool.as_ref(), moves[0], observer)
+        let options = self.config.search;
+        let shared =
+            Shared::new(&self.tt, &self.evaluator, deadlines, options, self.pool.as_ref(), &self.stop, limits.nodes);
+        search::search(position, limits, &shared, moves[0], observer)
     }
 
     /// Placement by Monte-Carlo tree search: one tree per thread, root

@@ -7,7 +7,8 @@
 //! - movement phase: iterative-deepening negamax with PVS, aspiration
 //!   windows and late-move reductions over a lock-free transposition table,
 //!   run by several threads at once (Lazy SMP on the engine's own rayon
-//!   pool); results that rest only on finished games are *proven* and solve
+//!   pool by default, young brothers wait as an option: [`ParallelSearch`]);
+//!   results that rest only on finished games are *proven* and solve
 //!   endgames exactly;
 //! - evaluation ([`eval`]): material, threats, distance to the DVONN pieces,
 //!   DVONN control, mobility and immobile stacks, with weights fitted to
@@ -47,7 +48,7 @@ pub use limits::{Clock, Limits, StopHandle};
 pub use observer::{Observer, SearchInfo};
 pub use placement::PlacementStrategy;
 pub use score::Score;
-pub use search::{SearchOptions, SearchResult};
+pub use search::{ParallelSearch, SearchOptions, SearchResult};
 pub use tt::{TranspositionTable, TtAllocError};
 
 /// The crate README's example, compiled and run as a doctest.

@@ -14,7 +14,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use dvonn_ai::eval::final_margin;
-use dvonn_ai::{Engine, EngineConfig, EngineError, Limits, Score, SearchResult, TranspositionTable};
+use dvonn_ai::{
+    Engine, EngineConfig, EngineError, Limits, ParallelSearch, Score, SearchOptions, SearchResult, TranspositionTable,
+};
 use dvonn_core::{Move, Phase, Position};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -30,8 +32,22 @@ fn shared_gate() -> std::sync::RwLockReadGuard<'static, ()> {
 }
 
 fn engine(threads: usize, hash_mb: usize) -> Engine {
-    Engine::new(EngineConfig { threads, hash_mb, ..EngineConfig::default() }).expect("a small engine starts")
+    parallel_engine(threads, hash_mb, ParallelSearch::LazySmp)
 }
+
+fn parallel_engine(threads: usize, hash_mb: usize, parallel: ParallelSearch) -> Engine {
+    let search = SearchOptions { parallel, ..SearchOptions::ALL };
+    Engine::new(EngineConfig { threads, hash_mb, search, ..EngineConfig::default() }).expect("a small engine starts")
+}
+
+/// Thread counts with each way of sharing the search.
+const PARALLEL_CONFIGURATIONS: [(usize, ParallelSearch); 5] = [
+    (1, ParallelSearch::LazySmp),
+    (2, ParallelSearch::LazySmp),
+    (4, ParallelSearch::LazySmp),
+    (2, ParallelSearch::YoungBrothersWait),
+    (3, ParallelSearch::YoungBrothersWait),
+];
 
 /// `start` after `plies` random legal moves (fewer if the game ends).
 fn after_random_moves(start: Position, plies: usize, rng: &mut impl Rng) -> Position {
@@ -83,14 +99,14 @@ fn a_zero_or_expired_time_budget_still_gives_a_legal_move_quickly() {
         Limits::game_clock(Duration::from_millis(1), Duration::ZERO),
         Limits { depth: Some(60), move_time: Some(Duration::ZERO), ..Limits::infinite() },
     ];
-    for threads in [1, 3] {
-        let mut engine = engine(threads, 1);
+    for (threads, parallel) in PARALLEL_CONFIGURATIONS {
+        let mut engine = parallel_engine(threads, 1, parallel);
         for position in assorted_positions() {
             for limits in &budgets {
                 let started = Instant::now();
                 let result = engine.search(&position, limits, &mut ());
                 let took = started.elapsed();
-                let context = format!("{threads} threads, {limits:?}");
+                let context = format!("{threads} threads ({parallel:?}), {limits:?}");
                 assert_legal_answer(&position, &result, &context);
                 assert!(result.best_move.is_some(), "{context}: the game goes on in {position}");
                 // Generous: a search that ignored the budget would run for
@@ -106,8 +122,8 @@ fn a_stop_at_any_moment_leaves_a_legal_move() {
     let _gate = shared_gate();
     let positions = assorted_positions();
     let mut rng = StdRng::seed_from_u64(5);
-    for threads in [1, 2, 4] {
-        let mut engine = engine(threads, 4);
+    for (threads, parallel) in PARALLEL_CONFIGURATIONS {
+        let mut engine = parallel_engine(threads, 4, parallel);
         for round in 0..12 {
             let position = positions[(round * 5 + threads) % positions.len()];
             let stop = engine.stop_handle();
@@ -120,7 +136,7 @@ fn a_stop_at_any_moment_leaves_a_legal_move() {
             let result = engine.search(&position, &Limits::infinite(), &mut ());
             let took = started.elapsed();
             stopper.join().expect("the stopping thread ends");
-            let context = format!("{threads} threads, stop after {delay:?}, returned after {took:?}");
+            let context = format!("{threads} threads ({parallel:?}), stop after {delay:?}, returned after {took:?}");
             assert_legal_answer(&position, &result, &context);
             assert!(took < delay + Duration::from_secs(2), "{context}: slow to stop in {position}");
             // A stop that came after the search had returned (a solved

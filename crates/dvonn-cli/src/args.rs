@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use dvonn_ai::EngineConfig;
+use dvonn_ai::{EngineConfig, ParallelSearch, SearchOptions};
 
 /// The engine's resources, as options of the commands that run one.
 #[derive(Clone, Copy, Debug, clap::Args)]
@@ -14,12 +14,23 @@ pub struct EngineArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536), value_name = "MB")]
     pub hash: u32,
+    /// How several threads share the search: lazy (Lazy SMP) or ybwc
+    /// (young brothers wait).
+    #[arg(long, default_value = "lazy", value_parser = clap::value_parser!(ParallelSearch), value_name = "KIND")]
+    pub parallel: ParallelSearch,
 }
 
 impl EngineArgs {
-    /// The default engine configuration with these threads and table size.
+    /// The default engine configuration with these threads, table size and
+    /// parallel search.
     pub fn config(&self) -> EngineConfig {
-        EngineConfig { threads: usize::from(self.threads), hash_mb: self.hash as usize, ..EngineConfig::default() }
+        let defaults = EngineConfig::default();
+        EngineConfig {
+            threads: usize::from(self.threads),
+            hash_mb: self.hash as usize,
+            search: SearchOptions { parallel: self.parallel, ..defaults.search },
+            ..defaults
+        }
     }
 }
 

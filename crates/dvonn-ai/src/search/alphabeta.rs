@@ -7,6 +7,9 @@
 //! at any depth. Proven entries in the table are used whatever depth they
 //! were stored with, which makes endgames collapse into exact solutions.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
 use dvonn_core::{Move, MoveList, Phase, Position};
 
 use super::ordering::{Ordering, is_capture, next_best};
@@ -36,9 +39,9 @@ const CHECK_INTERVAL: u64 = 1024;
 /// The search state of one thread.
 pub(crate) struct Searcher<'a> {
     pub(crate) shared: &'a Shared<'a>,
-    ordering: Ordering,
+    pub(super) ordering: Ordering,
     /// `pv[ply]`: the principal variation from `ply` on (triangular table).
-    pv: Vec<Vec<Move>>,
+    pub(super) pv: Vec<Vec<Move>>,
     /// Nodes not yet added to the shared count.
     unreported_nodes: u64,
     /// Nodes searched by this thread in this search.
@@ -48,7 +51,24 @@ pub(crate) struct Searcher<'a> {
     /// Set once the search must unwind; results after it are meaningless.
     pub(crate) stopped: bool,
     /// Cleared while searching below a null move (no two in a row).
-    null_move_allowed: bool,
+    pub(super) null_move_allowed: bool,
+    /// The abort flags of the split points above this searcher's subtree
+    /// (empty for a searcher that starts at the root): any one set means
+    /// its result is no longer wanted.
+    pub(super) aborts: Vec<Arc<AtomicBool>>,
+}
+
+/// A node's context for searching its moves.
+#[derive(Clone, Copy)]
+pub(super) struct Node<'p> {
+    pub(super) position: &'p Position,
+    /// Depth to go.
+    pub(super) depth: i32,
+    pub(super) ply: usize,
+    pub(super) beta: i32,
+    /// 1 when the node has a single move (a forced move costs no depth).
+    pub(super) extension: i32,
+    pub(super) pv_node: bool,
 }
 
 /// The least depth to go at which null-move pruning is tried.
@@ -68,15 +88,22 @@ const FUTILITY_MARGIN: i32 = 100;
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
+        Searcher::with_ordering(shared, Ordering::new(MAX_PLY + 1))
+    }
+
+    /// A searcher that starts with `ordering`'s killers and history.
+    pub(super) fn with_ordering(shared: &'a Shared<'a>, ordering: Ordering) -> Searcher<'a> {
         Searcher {
             shared,
-            ordering: Ordering::new(MAX_PLY + 1),
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            ordering,
+            // Lines grow on first use: helpers of a split search few plies.
+            pv: vec![Vec::new(); MAX_PLY + 1],
             unreported_nodes: 0,
             nodes: 0,
             seldepth: 0,
             stopped: false,
             null_move_allowed: true,
+            aborts: Vec::new(),
         }
     }
 
@@ -95,6 +122,9 @@ impl<'a> Searcher<'a> {
             if self.shared.must_stop() {
                 self.stopped = true;
             }
+        }
+        if self.aborts.iter().any(|abort| abort.load(AtomicOrdering::Relaxed)) {
+            self.stopped = true;
         }
     }
 
@@ -203,31 +233,34 @@ impl<'a> Searcher<'a> {
 
         let mut scored = self.ordering.score(position, &moves, tt_move, ply, depth);
         // A forced move (a single legal move, passes included) costs no depth.
-        let extension = i32::from(moves.len() == 1);
+        let node = Node { position, depth, ply, beta, extension: i32::from(moves.len() == 1), pv_node };
         let original_alpha = alpha;
         let mut best = Value { score: -Score::INFINITE.centipieces(), proven: true };
         let mut best_move = None;
         let mut proven = true;
         for index in 0..scored.len() {
+            if index > 0 && self.may_split(depth) {
+                // Young brothers wait: the eldest has been searched; the
+                // rest are shared out among the threads.
+                let rest: MoveList = (index..scored.len()).map(|i| next_best(&mut scored, i)).collect();
+                let Some(split) = self.search_split(&node, &rest, index, alpha) else {
+                    return Value::STOPPED;
+                };
+                proven &= split.proven;
+                if let Some(mv) = split.best_move.filter(|_| split.best.score > best.score) {
+                    best.score = split.best.score;
+                    best_move = Some(mv);
+                    if split.best.score > alpha {
+                        self.pv[ply] = split.pv;
+                        if split.best.score >= beta {
+                            self.ordering.record_cutoff(position, mv, ply, depth);
+                        }
+                    }
+                }
+                break;
+            }
             let mv = next_best(&mut scored, index);
-            let mut child = *position;
-            let removed = child.play_unchecked(mv);
-            let new_depth = depth - 1 + extension;
-            let value = if index == 0 || !options.principal_variation {
-                self.search_child(position, &child, new_depth, ply, alpha, beta)
-            } else {
-                let quiet = removed.is_empty() && !is_capture(position, mv);
-                let reduction =
-                    if options.late_move_reductions { late_move_reduction(depth, index, quiet, pv_node) } else { 0 };
-                let mut value = self.search_child(position, &child, new_depth - reduction, ply, alpha, alpha + 1);
-                if value.score > alpha && reduction > 0 {
-                    value = self.search_child(position, &child, new_depth, ply, alpha, alpha + 1);
-                }
-                if value.score > alpha && value.score < beta {
-                    value = self.search_child(position, &child, new_depth, ply, alpha, beta);
-                }
-                value
-            };
+            let value = self.search_move(&node, mv, index, alpha);
             if self.stopped {
                 return Value::STOPPED;
             }
@@ -260,6 +293,34 @@ impl<'a> Searcher<'a> {
             self.shared.tt.store(key, TtEntry { mv: best_move, score: best.score, depth: stored_depth, bound, proven });
         }
         best
+    }
+
+    /// Searches `mv`, the `index`-th move (in search order) of `node`, with
+    /// principal variation search: the first move with the full window, the
+    /// others with a zero window (reduced when late and quiet), searched
+    /// again when they beat `alpha`.
+    pub(super) fn search_move(&mut self, node: &Node<'_>, mv: Move, index: usize, alpha: i32) -> Value {
+        let Node { position, depth, ply, beta, extension, pv_node } = *node;
+        let mut child = *position;
+        let removed = child.play_unchecked(mv);
+        let new_depth = depth - 1 + extension;
+        if index == 0 || !self.shared.options.principal_variation {
+            return self.search_child(position, &child, new_depth, ply, alpha, beta);
+        }
+        let quiet = removed.is_empty() && !is_capture(position, mv);
+        let reduction = if self.shared.options.late_move_reductions {
+            late_move_reduction(depth, index, quiet, pv_node)
+        } else {
+            0
+        };
+        let mut value = self.search_child(position, &child, new_depth - reduction, ply, alpha, alpha + 1);
+        if value.score > alpha && reduction > 0 {
+            value = self.search_child(position, &child, new_depth, ply, alpha, alpha + 1);
+        }
+        if value.score > alpha && value.score < beta {
+            value = self.search_child(position, &child, new_depth, ply, alpha, beta);
+        }
+        value
     }
 
     /// Null-move pruning: when even a free move for the opponent (the side

@@ -1,8 +1,11 @@
 //! Iterative deepening with aspiration windows over the alpha-beta search,
-//! run by several threads that share the transposition table (Lazy SMP).
+//! run by several threads that share the transposition table (Lazy SMP), or
+//! by one whose nodes share their moves out among the threads (young
+//! brothers wait, [`ParallelSearch`]).
 
 mod alphabeta;
 mod ordering;
+mod split;
 #[cfg(test)]
 mod verification;
 
@@ -52,6 +55,37 @@ pub struct SearchOptions {
     /// Reverse futility pruning: a node a few plies from the leaves whose
     /// static evaluation beats beta by a wide margin is cut off unsearched.
     pub futility: bool,
+    /// How several threads share the search.
+    pub parallel: ParallelSearch,
+}
+
+/// How the threads of a multi-threaded search share the work.
+///
+/// Lazy SMP is the default: matches and time-to-depth runs measured it the
+/// stronger of the two on this engine (see the README).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ParallelSearch {
+    /// Every thread searches the whole tree from the root, sharing only the
+    /// transposition table; the helpers start at staggered depths and in
+    /// a different root move order.
+    #[default]
+    LazySmp,
+    /// Young brothers wait: one tree, whose nodes with enough depth to go
+    /// share the moves after the first out among the threads.
+    YoungBrothersWait,
+}
+
+impl std::str::FromStr for ParallelSearch {
+    type Err = String;
+
+    /// `lazy` (or `lazysmp`) and `ybwc`, in any case.
+    fn from_str(text: &str) -> Result<ParallelSearch, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "lazy" | "lazysmp" => Ok(ParallelSearch::LazySmp),
+            "ybwc" => Ok(ParallelSearch::YoungBrothersWait),
+            _ => Err(format!("{text:?} is not a parallel search: expected lazy or ybwc")),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -69,6 +103,7 @@ impl SearchOptions {
         null_move: true,
         late_move_reductions: true,
         futility: true,
+        parallel: ParallelSearch::LazySmp,
     };
 
     /// Only the techniques that never change the value of a fixed-depth
@@ -110,6 +145,14 @@ pub(crate) struct Shared<'a> {
     /// fixed-depth negamax even across transpositions at different depths.
     /// For verification; the engine uses deeper results too.
     pub(crate) strict_depth: bool,
+    /// The threads that split points share moves with (young brothers
+    /// wait); `None` for Lazy SMP and single-threaded searches.
+    pub(crate) split_pool: Option<&'a rayon::ThreadPool>,
+    /// The least depth to go at which young brothers wait splits a node
+    /// (lowered by tests, to split everywhere).
+    pub(crate) min_split_depth: i32,
+    /// The threads that run Lazy SMP helpers beside the caller's.
+    lazy_pool: Option<&'a rayon::ThreadPool>,
     external_stop: &'a StopHandle,
     /// Set when the main thread is done: helpers unwind.
     internal_stop: AtomicBool,
@@ -118,20 +161,27 @@ pub(crate) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
+    /// What a search with `options` shares; `pool` holds the threads
+    /// beyond the caller's (see [`pool_threads`]).
     pub(crate) fn new(
         tt: &'a TranspositionTable,
         evaluator: &'a Evaluator,
         deadlines: Deadlines,
         options: SearchOptions,
+        pool: Option<&'a rayon::ThreadPool>,
         external_stop: &'a StopHandle,
         node_limit: Option<u64>,
     ) -> Shared<'a> {
+        let ybwc = options.parallel == ParallelSearch::YoungBrothersWait;
         Shared {
             tt,
             evaluator,
             deadlines,
             options,
             strict_depth: false,
+            split_pool: pool.filter(|_| ybwc),
+            lazy_pool: pool.filter(|_| !ybwc),
+            min_split_depth: split::MIN_SPLIT_DEPTH,
             external_stop,
             internal_stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -148,7 +198,7 @@ impl<'a> Shared<'a> {
     }
 
     /// Whether any reason to stop has come up.
-    fn must_stop(&self) -> bool {
+    pub(crate) fn must_stop(&self) -> bool {
         self.internal_stop.load(AtomicOrdering::Relaxed)
             || self.external_stop.is_stopped()
             || self.node_limit.is_some_and(|limit| self.nodes() >= limit)
@@ -253,14 +303,24 @@ fn iterative_deepening(
     result
 }
 
-/// Searches `position` with `threads` threads (Lazy SMP: all search the same
-/// root, sharing the table). The deepest complete iteration of any thread
-/// gives the result; the main thread's wins ties.
+/// The size of the thread pool a search on `threads` threads needs: Lazy
+/// SMP's helpers run beside the caller's thread; young brothers wait splits
+/// run on the pool alone while the caller's thread waits.
+pub(crate) fn pool_threads(parallel: ParallelSearch, threads: usize) -> usize {
+    match parallel {
+        ParallelSearch::LazySmp => threads - 1,
+        ParallelSearch::YoungBrothersWait => threads,
+    }
+}
+
+/// Searches `position` with the threads of `shared`. With Lazy SMP all
+/// search the same root, sharing the table, and the deepest complete
+/// iteration of any thread gives the result (the main thread's wins ties).
+/// With young brothers wait, the main thread's search splits its nodes.
 pub(crate) fn search(
     position: &Position,
     limits: &Limits,
     shared: &Shared<'_>,
-    pool: Option<&rayon::ThreadPool>,
     fallback: Move,
     observer: &mut dyn Observer,
 ) -> SearchResult {
@@ -283,7 +343,7 @@ pub(crate) fn search(
         result
     };
     let helper_results = std::sync::Mutex::new(Vec::new());
-    let main_result = match pool {
+    let main_result = match shared.lazy_pool {
         Some(pool) if pool.current_num_threads() > 0 => pool.in_place_scope(|scope| {
             for index in 0..pool.current_num_threads() {
                 let mut moves = root_moves.clone();

@@ -18,6 +18,7 @@ const HISTORY_MAX: i32 = 1 << 20;
 
 /// Cut-off statistics of one search thread: killer moves per ply and a
 /// history score per (side, source, destination).
+#[derive(Clone)]
 pub(crate) struct Ordering {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,

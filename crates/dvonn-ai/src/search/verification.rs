@@ -12,7 +12,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{MAX_PLY, SearchOptions, SearchResult, Shared, search};
+use super::{MAX_PLY, ParallelSearch, SearchOptions, SearchResult, Shared, pool_threads, search};
 use crate::eval::{Evaluator, final_margin};
 use crate::limits::{Limits, StopHandle};
 use crate::time::Deadlines;
@@ -77,12 +77,15 @@ fn run_search(position: &Position, depth: u32, options: SearchOptions, threads: 
     let evaluator = Evaluator::default();
     let stop = StopHandle::default();
     let deadlines = Deadlines { start: Instant::now(), soft: None, hard: None };
-    let mut shared = Shared::new(&tt, &evaluator, deadlines, options, &stop, None);
+    let pool = (threads > 1).then(|| {
+        rayon::ThreadPoolBuilder::new().num_threads(pool_threads(options.parallel, threads)).build().expect("threads")
+    });
+    let mut shared = Shared::new(&tt, &evaluator, deadlines, options, pool.as_ref(), &stop, None);
     shared.strict_depth = strict;
-    let pool =
-        (threads > 1).then(|| rayon::ThreadPoolBuilder::new().num_threads(threads - 1).build().expect("threads"));
+    // Split wherever there is a younger brother.
+    shared.min_split_depth = 1;
     let fallback = position.legal_moves()[0];
-    search(position, &Limits::depth(depth), &shared, pool.as_ref(), fallback, &mut ())
+    search(position, &Limits::depth(depth), &shared, fallback, &mut ())
 }
 
 /// The engine's value for `position` at `depth` with `options`, strict table
@@ -113,11 +116,14 @@ fn every_exact_configuration_returns_the_negamax_value() {
         };
         let expected = negamax(&evaluator, &position, depth, 0);
         for bits in 0..8u32 {
-            for threads in [1, 2] {
+            for (threads, parallel) in
+                [(1, ParallelSearch::LazySmp), (2, ParallelSearch::LazySmp), (2, ParallelSearch::YoungBrothersWait)]
+            {
                 let options = SearchOptions {
                     transposition_table: bits & 1 != 0,
                     principal_variation: bits & 2 != 0,
                     aspiration: bits & 4 != 0,
+                    parallel,
                     ..SearchOptions::EXACT
                 };
                 let (value, best, _) = searched(&position, depth as u32, options, threads);
@@ -134,7 +140,7 @@ fn every_exact_configuration_returns_the_negamax_value() {
             }
         }
     }
-    assert!(checked >= 18 * 16, "{checked} searches");
+    assert!(checked >= 18 * 24, "{checked} searches");
 }
 
 #[test]

@@ -13,6 +13,7 @@
 //! | `time` | seconds | time per move |
 //! | `clock` | seconds | time for the whole game, shared out by the engine; a player whose clock runs out loses |
 //! | `threads` | count | search threads |
+//! | `parallel` | lazy, ybwc | how the threads share the search: Lazy SMP or young brothers wait |
 //! | `hash` | MiB | transposition table size (default 16) |
 //! | `eval` | tuned, hand, pieces | evaluation weights |
 //! | `placement` | mc, heuristic, random | placement strategy |
@@ -124,6 +125,7 @@ impl Spec {
                 "time" => spec.limits.move_time = Some(seconds(value).with_context(context)?),
                 "clock" => spec.clock = Some(seconds(value).with_context(context)?),
                 "threads" => spec.config.threads = count(value, 1, 256).with_context(context)? as usize,
+                "parallel" => spec.config.search.parallel = value.parse().map_err(anyhow::Error::msg)?,
                 "hash" => spec.config.hash_mb = count(value, 1, 65_536).with_context(context)? as usize,
                 "eval" => {
                     spec.config.weights = Weights::named(value)
@@ -138,7 +140,7 @@ impl Spec {
                     }
                 }
                 _ => bail!(
-                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, hash, eval or placement (or cmd:<program>)"
+                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, parallel, hash, eval or placement (or cmd:<program>)"
                 ),
             }
         }
@@ -172,7 +174,8 @@ mod tests {
 
     #[test]
     fn keys_set_the_configuration() {
-        let spec = engine("time=0.25, threads=2,hash=8,eval=pieces,placement=random");
+        let spec = engine("time=0.25, threads=2,hash=8,eval=pieces,placement=random,parallel=ybwc");
+        assert_eq!(spec.config.search.parallel, dvonn_ai::ParallelSearch::YoungBrothersWait);
         assert_eq!(spec.limits, Limits::move_time(Duration::from_millis(250)));
         assert_eq!(spec.config.threads, 2);
         assert_eq!(spec.config.hash_mb, 8);
