@@ -126,18 +126,13 @@ impl Summary {
     /// A's results in all games.
     fn a(&self) -> Tally {
         let [white, black] = self.a_by_color;
-        Tally { wins: white.wins + black.wins, draws: white.draws + black.draws, losses: white.losses + black.losses }
+        white + black
     }
 
     /// White's results in all games (whoever played White).
     fn white(&self) -> Tally {
         let [a_white, a_black] = self.a_by_color;
-        let black_as_white = a_black.mirrored();
-        Tally {
-            wins: a_white.wins + black_as_white.wins,
-            draws: a_white.draws + black_as_white.draws,
-            losses: a_white.losses + black_as_white.losses,
-        }
+        a_white + a_black.mirrored()
     }
 }
 

@@ -123,9 +123,15 @@ impl<'a> Searcher<'a> {
                 self.stopped = true;
             }
         }
-        if self.aborts.iter().any(|abort| abort.load(AtomicOrdering::Relaxed)) {
+        if self.split_aborted() {
             self.stopped = true;
         }
+    }
+
+    /// Whether a split point above this searcher's subtree no longer wants
+    /// its result (checked at every node: a helper must stop promptly).
+    pub(super) fn split_aborted(&self) -> bool {
+        self.aborts.iter().any(|abort| abort.load(AtomicOrdering::Relaxed))
     }
 
     /// Nodes searched so far by all threads, this one's unreported ones
@@ -239,31 +245,25 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut proven = true;
         for index in 0..scored.len() {
-            if index > 0 && self.may_split(depth) {
-                // Young brothers wait: the eldest has been searched; the
-                // rest are shared out among the threads.
+            // Young brothers wait: once the eldest has been searched, the
+            // rest may be shared out among the threads, as one last step.
+            let split = index > 0 && self.may_split(depth);
+            let (mv, value) = if split {
                 let rest: MoveList = (index..scored.len()).map(|i| next_best(&mut scored, i)).collect();
                 let Some(split) = self.search_split(&node, &rest, index, alpha) else {
                     return Value::STOPPED;
                 };
-                proven &= split.proven;
-                if let Some(mv) = split.best_move.filter(|_| split.best.score > best.score) {
-                    best.score = split.best.score;
-                    best_move = Some(mv);
-                    if split.best.score > alpha {
-                        self.pv[ply] = split.pv;
-                        if split.best.score >= beta {
-                            self.ordering.record_cutoff(position, mv, ply, depth);
-                        }
-                    }
+                let Some(mv) = split.best_move else { break };
+                self.pv[ply + 1] = split.pv;
+                (mv, split.value)
+            } else {
+                let mv = next_best(&mut scored, index);
+                let value = self.search_move(&node, mv, index, alpha);
+                if self.stopped {
+                    return Value::STOPPED;
                 }
-                break;
-            }
-            let mv = next_best(&mut scored, index);
-            let value = self.search_move(&node, mv, index, alpha);
-            if self.stopped {
-                return Value::STOPPED;
-            }
+                (mv, value)
+            };
             proven &= value.proven;
             if value.score > best.score {
                 best.score = value.score;
@@ -276,6 +276,9 @@ impl<'a> Searcher<'a> {
                         break;
                     }
                 }
+            }
+            if split {
+                break;
             }
             self.ordering.record_failure(position, mv, depth);
         }

@@ -4,7 +4,7 @@
 //! engine's pool. The threads search those moves with the node's best
 //! alpha so far, and the first that fails high stops the others.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
 use dvonn_core::Move;
@@ -19,12 +19,11 @@ pub(super) const MIN_SPLIT_DEPTH: i32 = 4;
 
 /// What the moves searched in parallel at a split point gave.
 pub(super) struct Split {
-    /// The best of their values (fail-soft, as in a sequential search).
-    pub(super) best: Value,
+    /// The best of their scores (fail-soft, as in a sequential search),
+    /// proven when every value searched was.
+    pub(super) value: Value,
     pub(super) best_move: Option<Move>,
-    /// Whether every value searched was proven.
-    pub(super) proven: bool,
-    /// The principal variation from the node, when a move beat alpha.
+    /// The principal variation after the best move, when it beat alpha.
     pub(super) pv: Vec<Move>,
 }
 
@@ -50,12 +49,11 @@ impl<'a> Searcher<'a> {
         aborts.push(Arc::clone(&abort));
         let best_alpha = AtomicI32::new(alpha);
         let split = Mutex::new(Split {
-            best: Value { score: -Score::INFINITE.centipieces(), proven: true },
+            value: Value { score: -Score::INFINITE.centipieces(), proven: true },
             best_move: None,
-            proven: true,
             pv: Vec::new(),
         });
-        let seldepth = std::sync::atomic::AtomicUsize::new(0);
+        let seldepth = AtomicUsize::new(0);
         let (shared, ordering, null_move_allowed) = (self.shared, &self.ordering, self.null_move_allowed);
         let ply = node.ply;
         pool.install(|| {
@@ -78,15 +76,13 @@ impl<'a> Searcher<'a> {
                         return;
                     }
                     let mut split = split.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    split.proven &= value.proven;
-                    if value.score > split.best.score {
-                        split.best = value;
+                    split.value.proven &= value.proven;
+                    if value.score > split.value.score {
+                        split.value.score = value.score;
                         split.best_move = Some(mv);
                         if value.score > best_alpha.load(AtomicOrdering::Acquire) {
                             best_alpha.store(value.score, AtomicOrdering::Release);
-                            split.pv.clear();
-                            split.pv.push(mv);
-                            split.pv.extend_from_slice(&helper.pv[ply + 1]);
+                            split.pv.clone_from(&helper.pv[ply + 1]);
                             if value.score >= node.beta {
                                 abort.store(true, AtomicOrdering::Relaxed);
                             }
@@ -96,7 +92,7 @@ impl<'a> Searcher<'a> {
             );
         });
         self.seldepth = self.seldepth.max(seldepth.into_inner());
-        if self.shared.must_stop() || self.aborts.iter().any(|abort| abort.load(AtomicOrdering::Relaxed)) {
+        if self.shared.must_stop() || self.split_aborted() {
             self.stopped = true;
             return None;
         }

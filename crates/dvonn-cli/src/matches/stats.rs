@@ -68,6 +68,15 @@ impl Tally {
     }
 }
 
+impl std::ops::Add for Tally {
+    type Output = Tally;
+
+    /// The results of both sets of games together.
+    fn add(self, other: Tally) -> Tally {
+        Tally { wins: self.wins + other.wins, draws: self.draws + other.draws, losses: self.losses + other.losses }
+    }
+}
+
 /// The Elo difference that gives the expected score `score` (infinite at 0
 /// and 1).
 pub fn elo_from_score(score: f64) -> f64 {
