@@ -35,6 +35,7 @@ mod bitboard;
 mod cell;
 mod color;
 mod connect;
+mod height_planes;
 mod movegen;
 mod moves;
 pub mod notation;

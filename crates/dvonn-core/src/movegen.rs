@@ -11,7 +11,7 @@ use crate::bitboard::Bitboard;
 use crate::cell::{Cell, Direction};
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
-use crate::position::{MAX_JUMP, Phase, Position, height_class};
+use crate::position::{MAX_JUMP, Phase, Position};
 
 /// The longest jump along a north-east/south-west or north-west/south-east
 /// line: the board has five rows.
@@ -107,7 +107,7 @@ impl Position {
             }
         };
         for height in 1..=MAX_VERTICAL_JUMP {
-            let sources = movable & self.by_height[height_class(height)];
+            let sources = movable & self.height_planes.of_height(height);
             if sources.is_empty() {
                 continue;
             }
@@ -119,13 +119,11 @@ impl Position {
             jumps(sources, Direction::SouthEast, height);
         }
         // Longer jumps only run along rows; most positions have none.
-        let long_classes = height_class(MAX_VERTICAL_JUMP + 1)..height_class(MAX_JUMP) + 1;
-        let long = self.by_height[long_classes].iter().fold(Bitboard::EMPTY, |set, class| set | *class);
-        if !movable.intersects(long) {
+        if !movable.intersects(self.height_planes.long_jumpers()) {
             return;
         }
         for height in MAX_VERTICAL_JUMP + 1..=MAX_JUMP {
-            let sources = movable & self.by_height[height_class(height)];
+            let sources = movable & self.height_planes.of_height(height);
             if !sources.is_empty() {
                 jumps(sources, Direction::East, height);
                 jumps(sources, Direction::West, height);

@@ -43,8 +43,8 @@ pub fn divide(position: &Position, depth: u32, mode: PerftMode) -> Vec<(Move, u6
         .legal_moves()
         .into_iter()
         .map(|mv| {
-            let mut child = *position;
-            child.play_unchecked(mv);
+            let mut child = Position::new();
+            position.play_into(mv, &mut child);
             (mv, perft(&child, depth - 1, mode))
         })
         .collect()
@@ -64,8 +64,8 @@ fn perft_bulk(position: &Position, depth: u32) -> u64 {
             moves
                 .iter()
                 .map(|&mv| {
-                    let mut child = *position;
-                    child.play_unchecked(mv);
+                    let mut child = Position::new();
+                    position.play_into(mv, &mut child);
                     perft_bulk(&child, depth - 1)
                 })
                 .sum()
@@ -84,8 +84,8 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
     }
     if depth == 1 {
         for &mv in &moves {
-            let mut leaf = *position;
-            leaf.play_unchecked(mv);
+            let mut leaf = Position::new();
+            position.play_into(mv, &mut leaf);
             // The leaf is counted, not searched: keep the compiler from
             // dropping the move it would otherwise see is unused.
             std::hint::black_box(&leaf);
@@ -95,8 +95,8 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
     moves
         .iter()
         .map(|&mv| {
-            let mut child = *position;
-            child.play_unchecked(mv);
+            let mut child = Position::new();
+            position.play_into(mv, &mut child);
             perft_full(&child, depth - 1)
         })
         .sum()

@@ -10,6 +10,7 @@ use crate::bitboard::Bitboard;
 use crate::cell::{Cell, SLOTS};
 use crate::color::Color;
 use crate::connect::may_split;
+use crate::height_planes::HeightPlanes;
 use crate::moves::Move;
 use crate::setup::{Setup, SetupError};
 use crate::stack::{Stack, TOTAL_PIECES};
@@ -37,14 +38,6 @@ impl Phase {
 /// The longest jump a stack can make: the longest line on the board has 11
 /// cells. Taller stacks never move.
 pub const MAX_JUMP: u8 = 10;
-
-/// The index into `Position::by_height` of a height from 1 to [`MAX_JUMP`]
-/// (clamped so that the compiler sees it is in bounds for any `u8`).
-#[inline(always)]
-pub(crate) const fn height_class(height: u8) -> usize {
-    let class = height.wrapping_sub(1);
-    (if class >= MAX_JUMP { MAX_JUMP - 1 } else { class }) as usize
-}
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,9 +72,9 @@ pub struct Position {
     pub(crate) owned: [Bitboard; 2],
     /// Stacks holding at least one DVONN piece.
     pub(crate) dvonn: Bitboard,
-    /// `by_height[h - 1]`: the stacks of height `h`, for the heights that can
-    /// move (1..=10), so that move generation works on whole sets.
-    pub(crate) by_height: [Bitboard; MAX_JUMP as usize],
+    /// The stacks grouped by height, so that move generation works on
+    /// whole sets.
+    pub(crate) height_planes: HeightPlanes,
     /// Height of the stack on each bit (0: empty).
     pub(crate) heights: [u8; SLOTS],
     pub(crate) side: Color,
@@ -103,7 +96,7 @@ impl Position {
             occupied: Bitboard::EMPTY,
             owned: [Bitboard::EMPTY; 2],
             dvonn: Bitboard::EMPTY,
-            by_height: [Bitboard::EMPTY; MAX_JUMP as usize],
+            height_planes: HeightPlanes::EMPTY,
             heights: [0; SLOTS],
             side: Color::White,
             phase: Phase::Placement,
@@ -168,9 +161,7 @@ impl Position {
         let bit = Bitboard::from(cell);
         self.occupied |= bit;
         self.heights[cell.slot()] = stack.height();
-        if stack.height() <= MAX_JUMP {
-            self.by_height[height_class(stack.height())] |= bit;
-        }
+        self.height_planes.put(bit, stack.height());
         if stack.has_dvonn() {
             self.dvonn |= bit;
         }
@@ -229,14 +220,14 @@ impl Position {
     #[inline(always)]
     pub fn stacks_of_height(&self, height: u8) -> Bitboard {
         match height {
-            1..=MAX_JUMP => self.by_height[usize::from(height) - 1],
+            1..=MAX_JUMP => self.height_planes.of_height(height),
             _ => Bitboard::EMPTY,
         }
     }
 
     /// The stacks that can never move again: too tall for any line.
     pub fn too_tall(&self) -> Bitboard {
-        self.occupied - self.by_height.iter().fold(Bitboard::EMPTY, |set, class| set | *class)
+        self.height_planes.too_tall()
     }
 
     /// The height of the stack on `cell` (0 when empty).
@@ -271,9 +262,9 @@ impl Position {
     #[inline]
     pub fn pieces(&self, color: Color) -> u32 {
         let owned = self.owned[color.index()];
-        let movable: u32 = (1..=MAX_JUMP).map(|h| u32::from(h) * (owned & self.by_height[height_class(h)]).len()).sum();
-        let tall: u32 = (owned & self.too_tall()).iter().map(|cell| u32::from(self.height_at(cell))).sum();
-        movable + tall
+        let tall = owned & self.too_tall();
+        let movable = self.height_planes.code_sum(owned - tall);
+        movable + tall.iter().map(|cell| u32::from(self.height_at(cell))).sum::<u32>()
     }
 
     /// The pieces still on the board, lone DVONN pieces included.
@@ -327,6 +318,9 @@ impl Position {
 
     /// Plays `mv`, which must be legal (checked only by debug assertions).
     /// Returns the cells whose stacks were removed as cut off.
+    ///
+    /// To keep the position as it was, use [`Position::play_into`] rather
+    /// than playing on a copy: it is faster.
     #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
         debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
@@ -335,11 +329,43 @@ impl Position {
                 self.place(cell);
                 Bitboard::EMPTY
             }
-            Move::Jump { from, to } => self.jump(from, to),
+            Move::Jump { from, to } => self.apply_jump(self.jump(from, to)),
             Move::Pass => {
                 self.pass_turn();
                 Bitboard::EMPTY
             }
+        }
+    }
+
+    /// Writes into `child` the position after `mv`, which must be legal
+    /// (checked only by debug assertions), and returns the cells whose
+    /// stacks it cut off; this position is left as it is. The make-move of
+    /// search and perft, which keep one position per ply.
+    ///
+    /// A movement is computed from this position and written over a copy
+    /// of it. Playing on a fresh copy instead ([`Position::play_unchecked`])
+    /// reads the copy back field by field while its wide stores are still
+    /// in flight, which stalls the processor.
+    ///
+    /// ```
+    /// use dvonn_core::Position;
+    /// let parent = Position::random_setup_from_seed(5);
+    /// let mv = parent.legal_moves()[0];
+    /// let mut child = Position::new();
+    /// let removed = parent.play_into(mv, &mut child);
+    /// let mut played = parent;
+    /// assert_eq!(played.play_unchecked(mv), removed);
+    /// assert_eq!(played, child);
+    /// ```
+    #[inline(always)]
+    pub fn play_into(&self, mv: Move, child: &mut Position) -> Bitboard {
+        *child = *self;
+        match mv {
+            Move::Jump { from, to } => {
+                debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
+                child.apply_jump(self.jump(from, to))
+            }
+            _ => child.play_unchecked(mv),
         }
     }
 
@@ -367,12 +393,12 @@ impl Position {
         }
     }
 
-    /// A movement, written without data-dependent branches: the hot path of
-    /// search and perft.
+    /// The fields that the movement from `from` to `to` changes, read from
+    /// this position and computed without data-dependent branches: the hot
+    /// path of search and perft.
     #[inline(always)]
-    fn jump(&mut self, from: Cell, to: Cell) -> Bitboard {
+    fn jump(&self, from: Cell, to: Cell) -> Jump {
         let me = self.side.index();
-        let opponent = me ^ 1;
         let (from_bit, to_bit) = (Bitboard::from(from), Bitboard::from(to));
         let from_height = self.heights[from.slot()];
         let to_height = self.heights[to.slot()];
@@ -382,30 +408,51 @@ impl Position {
         let to_white = self.owned[0].0 >> to.bit() & 1 != 0;
         let to_black = self.owned[1].0 >> to.bit() & 1 != 0;
         let mover = Some(self.side);
-        self.hash ^= SIDE_KEY
+        let hash = self.hash
+            ^ SIDE_KEY
             ^ stack_key_parts(from, from_height, kind_index(mover, from_dvonn))
             ^ stack_key_parts(to, to_height, kind_code(to_white, to_black, to_dvonn))
             ^ stack_key_parts(to, height, kind_index(mover, from_dvonn | to_dvonn));
-
-        self.occupied -= from_bit;
-        self.owned[me] = (self.owned[me] - from_bit) | to_bit;
-        self.owned[opponent] -= to_bit;
-        // A DVONN piece in the moving stack travels with it.
-        self.dvonn = (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn)));
-        // The moving stack can move, so its height has a class; the landing
-        // stack may be, or become, too tall for one.
-        self.by_height[height_class(from_height)] ^= from_bit;
-        if to_height <= MAX_JUMP {
-            self.by_height[height_class(to_height)] ^= to_bit;
+        // Only the mover owns `from`; the landing stack becomes his. (No
+        // stores by colour index: a wide read of the array would wait on
+        // them.)
+        let mut colour = 0;
+        let owned = self.owned.map(|set| {
+            let landing = if colour == me { to_bit } else { Bitboard::EMPTY };
+            colour += 1;
+            (set - from_bit - to_bit) | landing
+        });
+        Jump {
+            from,
+            to,
+            height,
+            carries_dvonn: from_dvonn,
+            hash,
+            occupied: self.occupied - from_bit,
+            owned,
+            // A DVONN piece in the moving stack travels with it.
+            dvonn: (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn))),
+            height_planes: self.height_planes.after_move(from_bit, to_bit, height),
+            side: self.side.opponent(),
         }
-        if height <= MAX_JUMP {
-            self.by_height[height_class(height)] ^= to_bit;
-        }
-        self.heights[from.slot()] = 0;
-        self.heights[to.slot()] = height;
-        self.side = self.side.opponent();
+    }
 
-        if from_dvonn || may_split(self.occupied, from) { self.remove_disconnected() } else { Bitboard::EMPTY }
+    /// Writes the fields a movement changed, then removes what it cut off.
+    #[inline(always)]
+    fn apply_jump(&mut self, jump: Jump) -> Bitboard {
+        self.hash = jump.hash;
+        self.occupied = jump.occupied;
+        self.owned = jump.owned;
+        self.dvonn = jump.dvonn;
+        self.height_planes = jump.height_planes;
+        self.heights[jump.from.slot()] = 0;
+        self.heights[jump.to.slot()] = jump.height;
+        self.side = jump.side;
+        if jump.carries_dvonn || may_split(jump.occupied, jump.from) {
+            self.remove_disconnected()
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// Removes every stack not joined to a DVONN piece; returns their cells.
@@ -415,18 +462,29 @@ impl Position {
         for cell in removed {
             let stack = self.stack_at(cell).expect("removed cells hold stacks");
             self.hash ^= stack_key(cell, stack);
-            let bit = Bitboard::from(cell);
-            self.occupied -= bit;
-            if let Some(owner) = stack.owner() {
-                self.owned[owner.index()] -= bit;
-            }
-            if stack.height() <= MAX_JUMP {
-                self.by_height[height_class(stack.height())] -= bit;
-            }
             self.heights[cell.slot()] = 0;
         }
+        self.occupied -= removed;
+        self.owned = self.owned.map(|owned| owned - removed);
+        self.height_planes.remove(removed);
         removed
     }
+}
+
+/// A movement as the fields it changes (see [`Position::jump`]).
+struct Jump {
+    from: Cell,
+    to: Cell,
+    /// The height of the stack on `to` after the move.
+    height: u8,
+    /// Whether the moving stack holds a DVONN piece.
+    carries_dvonn: bool,
+    hash: u64,
+    occupied: Bitboard,
+    owned: [Bitboard; 2],
+    dvonn: Bitboard,
+    height_planes: HeightPlanes,
+    side: Color,
 }
 
 impl fmt::Debug for Position {

@@ -192,7 +192,7 @@ proptest! {
     }
 
     #[test]
-    fn playing_on_a_copy_leaves_the_original_and_replays_are_identical(line in lines()) {
+    fn playing_on_a_copy_or_into_another_leaves_the_original_and_replays_are_identical(line in lines()) {
         let steps = line.steps();
         let mut replay = line.start();
         for step in &steps {
@@ -206,6 +206,10 @@ proptest! {
             let mut unchecked = original;
             prop_assert_eq!(unchecked.play_unchecked(step.mv), step.removed);
             prop_assert_eq!(unchecked, step.after);
+            // Over a stale position, so that every field must be written.
+            let mut child = line.start();
+            prop_assert_eq!(original.play_into(step.mv, &mut child), step.removed);
+            prop_assert_eq!(child, step.after);
             prop_assert_eq!(replay.play(step.mv), Ok(step.removed));
             prop_assert_eq!(replay, step.after);
             prop_assert_eq!(std_hash(&replay), std_hash(&step.after));

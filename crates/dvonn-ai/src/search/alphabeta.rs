@@ -304,8 +304,8 @@ impl<'a> Searcher<'a> {
     /// again when they beat `alpha`.
     pub(super) fn search_move(&mut self, node: &Node<'_>, mv: Move, index: usize, alpha: i32) -> Value {
         let Node { position, depth, ply, beta, extension, pv_node } = *node;
-        let mut child = *position;
-        let removed = child.play_unchecked(mv);
+        let mut child = Position::new();
+        let removed = position.play_into(mv, &mut child);
         let new_depth = depth - 1 + extension;
         if index == 0 || !self.shared.options.principal_variation {
             return self.search_child(position, &child, new_depth, ply, alpha, beta);
@@ -372,8 +372,8 @@ impl<'a> Searcher<'a> {
         let extension = i32::from(root_moves.len() == 1);
         for (index, root_move) in root_moves.iter_mut().enumerate() {
             let mv = root_move.mv;
-            let mut child = *position;
-            child.play_unchecked(mv);
+            let mut child = Position::new();
+            position.play_into(mv, &mut child);
             let new_depth = depth - 1 + extension;
             let value = if index == 0 || !self.shared.options.principal_variation {
                 self.search_child(position, &child, new_depth, 0, alpha, beta)

@@ -150,8 +150,8 @@ fn landing_gain(position: &Position, mv: Move) -> i32 {
 pub(crate) fn material_gain(position: &Position, mv: Move) -> i32 {
     let me = position.side_to_move();
     let landing = landing_gain(position, mv);
-    let mut child = *position;
-    let removed = child.play_unchecked(mv);
+    let mut child = Position::new();
+    let removed = position.play_into(mv, &mut child);
     let cut_off: i32 = removed
         .iter()
         .map(|cell| {
