@@ -17,6 +17,7 @@ use crate::cell::Cell;
 /// assert_eq!("pass".parse::<Move>().unwrap(), Move::Pass);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(4))]
 pub enum Move {
     /// Phase 1: put the next piece on an empty cell.
     Place(Cell),

@@ -13,8 +13,8 @@ use crate::connect::may_split;
 use crate::height_planes::HeightPlanes;
 use crate::moves::Move;
 use crate::setup::{Setup, SetupError};
-use crate::stack::{Stack, TOTAL_PIECES};
-use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, kind_code, kind_index, stack_key, stack_key_parts};
+use crate::stack::{Stack, StackCode, TOTAL_PIECES};
+use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, stack_key};
 
 /// The two phases of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,8 +75,8 @@ pub struct Position {
     /// The stacks grouped by height, so that move generation works on
     /// whole sets.
     pub(crate) height_planes: HeightPlanes,
-    /// Height of the stack on each bit (0: empty).
-    pub(crate) heights: [u8; SLOTS],
+    /// The stack on each bit (its height, top colour and DVONN content).
+    pub(crate) stacks: [StackCode; SLOTS],
     pub(crate) side: Color,
     pub(crate) phase: Phase,
     pub(crate) hash: u64,
@@ -97,7 +97,7 @@ impl Position {
             owned: [Bitboard::EMPTY; 2],
             dvonn: Bitboard::EMPTY,
             height_planes: HeightPlanes::EMPTY,
-            heights: [0; SLOTS],
+            stacks: [StackCode::EMPTY; SLOTS],
             side: Color::White,
             phase: Phase::Placement,
             hash: 0,
@@ -160,7 +160,7 @@ impl Position {
     fn put_stack(&mut self, cell: Cell, stack: Stack) {
         let bit = Bitboard::from(cell);
         self.occupied |= bit;
-        self.heights[cell.slot()] = stack.height();
+        self.stacks[cell.slot()] = stack.code();
         self.height_planes.put(bit, stack.height());
         if stack.has_dvonn() {
             self.dvonn |= bit;
@@ -191,7 +191,8 @@ impl Position {
     /// The hash computed from the stacks alone, ignoring the incremental
     /// value: equal to [`Position::hash`] in every reachable position.
     pub fn hash_from_scratch(&self) -> u64 {
-        let stacks = Cell::ALL.into_iter().filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack)));
+        let stacks =
+            Cell::ALL.into_iter().filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack.code())));
         let side = if self.side == Color::Black { SIDE_KEY } else { 0 };
         let phase = if self.phase == Phase::Movement { MOVEMENT_KEY } else { 0 };
         stacks.fold(side ^ phase, |hash, key| hash ^ key)
@@ -233,17 +234,13 @@ impl Position {
     /// The height of the stack on `cell` (0 when empty).
     #[inline(always)]
     pub const fn height_at(&self, cell: Cell) -> u8 {
-        self.heights[cell.slot()]
+        self.stacks[cell.slot()].height()
     }
 
     /// The stack on `cell`, if any.
+    #[inline]
     pub const fn stack_at(&self, cell: Cell) -> Option<Stack> {
-        let height = self.heights[cell.slot()];
-        if height == 0 {
-            return None;
-        }
-        let owner = self.owner_at(cell);
-        Stack::new(height, owner, self.dvonn.contains(cell))
+        self.stacks[cell.slot()].stack()
     }
 
     /// The owner of the stack on `cell` (`None` when empty or a lone DVONN).
@@ -269,7 +266,7 @@ impl Position {
 
     /// The pieces still on the board, lone DVONN pieces included.
     pub fn pieces_on_board(&self) -> u32 {
-        self.heights.iter().map(|h| u32::from(*h)).sum()
+        self.stacks.iter().map(|code| u32::from(code.height())).sum()
     }
 
     /// The number of placements made so far (49 once placement is over).
@@ -382,7 +379,7 @@ impl Position {
         let placed = self.occupied.len();
         let stack = if placed < 3 { Stack::LONE_DVONN } else { Stack::single(self.side) };
         self.put_stack(cell, stack);
-        self.hash ^= stack_key(cell, stack);
+        self.hash ^= stack_key(cell, stack.code());
         if placed + 1 == u32::from(TOTAL_PIECES) {
             // Ply 48 was White's; White also makes the first movement.
             self.phase = Phase::Movement;
@@ -400,19 +397,10 @@ impl Position {
     fn jump(&self, from: Cell, to: Cell) -> Jump {
         let me = self.side.index();
         let (from_bit, to_bit) = (Bitboard::from(from), Bitboard::from(to));
-        let from_height = self.heights[from.slot()];
-        let to_height = self.heights[to.slot()];
-        let height = from_height + to_height;
-        let from_dvonn = self.dvonn.intersects(from_bit);
-        let to_dvonn = self.dvonn.intersects(to_bit);
-        let to_white = self.owned[0].0 >> to.bit() & 1 != 0;
-        let to_black = self.owned[1].0 >> to.bit() & 1 != 0;
-        let mover = Some(self.side);
-        let hash = self.hash
-            ^ SIDE_KEY
-            ^ stack_key_parts(from, from_height, kind_index(mover, from_dvonn))
-            ^ stack_key_parts(to, to_height, kind_code(to_white, to_black, to_dvonn))
-            ^ stack_key_parts(to, height, kind_index(mover, from_dvonn | to_dvonn));
+        let (moving, below) = (self.stacks[from.slot()], self.stacks[to.slot()]);
+        let landed = moving.onto(below);
+        let from_dvonn = moving.has_dvonn();
+        let hash = self.hash ^ SIDE_KEY ^ stack_key(from, moving) ^ stack_key(to, below) ^ stack_key(to, landed);
         // Only the mover owns `from`; the landing stack becomes his. (No
         // stores by colour index: a wide read of the array would wait on
         // them.)
@@ -425,14 +413,14 @@ impl Position {
         Jump {
             from,
             to,
-            height,
+            landed,
             carries_dvonn: from_dvonn,
             hash,
             occupied: self.occupied - from_bit,
             owned,
             // A DVONN piece in the moving stack travels with it.
             dvonn: (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn))),
-            height_planes: self.height_planes.after_move(from_bit, to_bit, height),
+            height_planes: self.height_planes.after_move(from_bit, to_bit, landed.height()),
             side: self.side.opponent(),
         }
     }
@@ -445,8 +433,8 @@ impl Position {
         self.owned = jump.owned;
         self.dvonn = jump.dvonn;
         self.height_planes = jump.height_planes;
-        self.heights[jump.from.slot()] = 0;
-        self.heights[jump.to.slot()] = jump.height;
+        self.stacks[jump.from.slot()] = StackCode::EMPTY;
+        self.stacks[jump.to.slot()] = jump.landed;
         self.side = jump.side;
         if jump.carries_dvonn || may_split(jump.occupied, jump.from) {
             self.remove_disconnected()
@@ -460,9 +448,8 @@ impl Position {
     fn remove_disconnected(&mut self) -> Bitboard {
         let removed = self.occupied - self.dvonn.flood_fill(self.occupied);
         for cell in removed {
-            let stack = self.stack_at(cell).expect("removed cells hold stacks");
-            self.hash ^= stack_key(cell, stack);
-            self.heights[cell.slot()] = 0;
+            self.hash ^= stack_key(cell, self.stacks[cell.slot()]);
+            self.stacks[cell.slot()] = StackCode::EMPTY;
         }
         self.occupied -= removed;
         self.owned = self.owned.map(|owned| owned - removed);
@@ -475,8 +462,8 @@ impl Position {
 struct Jump {
     from: Cell,
     to: Cell,
-    /// The height of the stack on `to` after the move.
-    height: u8,
+    /// The stack on `to` after the move.
+    landed: StackCode,
     /// Whether the moving stack holds a DVONN piece.
     carries_dvonn: bool,
     hash: u64,
