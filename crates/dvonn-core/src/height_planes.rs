@@ -84,16 +84,9 @@ impl HeightPlanes {
         (0..4).map(|plane| (cells & self.0[plane]).len() << plane).sum()
     }
 
-    /// Sets the code of the empty cell `cell` to that of `height`.
-    #[inline(always)]
-    pub(crate) fn put(&mut self, cell: Bitboard, height: u8) {
-        for (set, add) in self.0.iter_mut().zip(planes_of(cell, height)) {
-            *set |= add;
-        }
-    }
-
     /// The planes after a movement: `from` empty, and `to` with the code
-    /// of `height` (neither old code is read).
+    /// of `height` (neither old code is read). A placement passes an
+    /// empty `from`.
     #[inline(always)]
     pub(crate) fn after_move(&self, from: Bitboard, to: Bitboard, height: u8) -> HeightPlanes {
         let mut planes = planes_of(to, height);
@@ -122,7 +115,7 @@ mod tests {
         let cells: Vec<Bitboard> = Cell::ALL.iter().map(|&cell| Bitboard::from(cell)).collect();
         let mut planes = HeightPlanes::EMPTY;
         for (height, cell) in (1..=49).zip(&cells) {
-            planes.put(*cell, height);
+            planes = planes.after_move(Bitboard::EMPTY, *cell, height);
         }
         for (height, cell) in (1..=MAX_JUMP).zip(&cells) {
             assert_eq!(planes.of_height(height), *cell, "height {height}");
@@ -138,8 +131,7 @@ mod tests {
     fn a_move_empties_its_source_and_recodes_its_target() {
         let (a, b) = (Bitboard::from(Cell::ALL[0]), Bitboard::from(Cell::ALL[1]));
         let mut planes = HeightPlanes::EMPTY;
-        planes.put(a, 3);
-        planes.put(b, 9);
+        planes = planes.after_move(Bitboard::EMPTY, a, 3).after_move(Bitboard::EMPTY, b, 9);
         planes = planes.after_move(a, b, 12);
         assert_eq!(planes.too_tall(), b);
         assert_eq!(planes.code_sum(a), 0);

@@ -161,7 +161,7 @@ impl Position {
         let bit = Bitboard::from(cell);
         self.occupied |= bit;
         self.stacks[cell.slot()] = stack.code();
-        self.height_planes.put(bit, stack.height());
+        self.height_planes = self.height_planes.after_move(Bitboard::EMPTY, bit, stack.height());
         if stack.has_dvonn() {
             self.dvonn |= bit;
         }
@@ -323,7 +323,7 @@ impl Position {
         debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
         match mv {
             Move::Place(cell) => {
-                self.place(cell);
+                self.apply_placement(self.placement(cell));
                 Bitboard::EMPTY
             }
             Move::Jump { from, to } => self.apply_jump(self.jump(from, to)),
@@ -339,8 +339,8 @@ impl Position {
     /// stacks it cut off; this position is left as it is. The make-move of
     /// search and perft, which keep one position per ply.
     ///
-    /// A movement is computed from this position and written over a copy
-    /// of it. Playing on a fresh copy instead ([`Position::play_unchecked`])
+    /// The move is computed from this position and written over a copy of
+    /// it. Playing on a fresh copy instead ([`Position::play_unchecked`])
     /// reads the copy back field by field while its wide stores are still
     /// in flight, which stalls the processor.
     ///
@@ -356,13 +356,18 @@ impl Position {
     /// ```
     #[inline(always)]
     pub fn play_into(&self, mv: Move, child: &mut Position) -> Bitboard {
+        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
         *child = *self;
         match mv {
-            Move::Jump { from, to } => {
-                debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
-                child.apply_jump(self.jump(from, to))
+            Move::Place(cell) => {
+                child.apply_placement(self.placement(cell));
+                Bitboard::EMPTY
             }
-            _ => child.play_unchecked(mv),
+            Move::Jump { from, to } => child.apply_jump(self.jump(from, to)),
+            Move::Pass => {
+                child.pass_turn();
+                Bitboard::EMPTY
+            }
         }
     }
 
@@ -375,72 +380,99 @@ impl Position {
         self.hash ^= SIDE_KEY;
     }
 
-    fn place(&mut self, cell: Cell) {
+    /// The owned sets after `cleared` loses its stacks and `gained` becomes
+    /// `owner`'s. (Computed per set, with no store by colour index: a wide
+    /// read of the array would wait on such a store.)
+    #[inline(always)]
+    fn owned_after(&self, cleared: Bitboard, owner: Option<Color>, gained: Bitboard) -> [Bitboard; 2] {
+        let mut colour = 0;
+        self.owned.map(|set| {
+            let gain = if owner.is_some_and(|owner| owner.index() == colour) { gained } else { Bitboard::EMPTY };
+            colour += 1;
+            (set - cleared) | gain
+        })
+    }
+
+    /// The fields a placement on `cell` changes.
+    #[inline(always)]
+    fn placement(&self, cell: Cell) -> Placement {
         let placed = self.occupied.len();
         let stack = if placed < 3 { Stack::LONE_DVONN } else { Stack::single(self.side) };
-        self.put_stack(cell, stack);
-        self.hash ^= stack_key(cell, stack.code());
-        if placed + 1 == u32::from(TOTAL_PIECES) {
-            // Ply 48 was White's; White also makes the first movement.
-            self.phase = Phase::Movement;
-            self.hash ^= MOVEMENT_KEY;
+        let bit = Bitboard::from(cell);
+        // Ply 48 was White's; White also makes the first movement.
+        let (side, phase, turn_key) = if placed + 1 == u32::from(TOTAL_PIECES) {
+            (self.side, Phase::Movement, MOVEMENT_KEY)
         } else {
-            self.side = !self.side;
-            self.hash ^= SIDE_KEY;
+            (!self.side, Phase::Placement, SIDE_KEY)
+        };
+        Placement {
+            sets: Sets {
+                hash: self.hash ^ stack_key(cell, stack.code()) ^ turn_key,
+                occupied: self.occupied | bit,
+                owned: self.owned_after(Bitboard::EMPTY, stack.owner(), bit),
+                dvonn: if stack.has_dvonn() { self.dvonn | bit } else { self.dvonn },
+                height_planes: self.height_planes.after_move(Bitboard::EMPTY, bit, 1),
+                side,
+            },
+            cell,
+            code: stack.code(),
+            phase,
         }
     }
 
-    /// The fields that the movement from `from` to `to` changes, read from
-    /// this position and computed without data-dependent branches: the hot
-    /// path of search and perft.
+    /// The fields that the movement from `from` to `to` changes, computed
+    /// without data-dependent branches: the hot path of search and perft.
     #[inline(always)]
     fn jump(&self, from: Cell, to: Cell) -> Jump {
-        let me = self.side.index();
         let (from_bit, to_bit) = (Bitboard::from(from), Bitboard::from(to));
         let (moving, below) = (self.stacks[from.slot()], self.stacks[to.slot()]);
         let landed = moving.onto(below);
-        let from_dvonn = moving.has_dvonn();
-        let hash = self.hash ^ SIDE_KEY ^ stack_key(from, moving) ^ stack_key(to, below) ^ stack_key(to, landed);
-        // Only the mover owns `from`; the landing stack becomes his. (No
-        // stores by colour index: a wide read of the array would wait on
-        // them.)
-        let mut colour = 0;
-        let owned = self.owned.map(|set| {
-            let landing = if colour == me { to_bit } else { Bitboard::EMPTY };
-            colour += 1;
-            (set - from_bit - to_bit) | landing
-        });
+        // A DVONN piece in the moving stack travels with it.
+        let dvonn_to = Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(moving.has_dvonn())));
         Jump {
+            sets: Sets {
+                hash: self.hash ^ SIDE_KEY ^ stack_key(from, moving) ^ stack_key(to, below) ^ stack_key(to, landed),
+                occupied: self.occupied - from_bit,
+                // Only the mover owns `from`; the landing stack becomes his.
+                owned: self.owned_after(from_bit | to_bit, Some(self.side), to_bit),
+                dvonn: (self.dvonn - from_bit) | dvonn_to,
+                height_planes: self.height_planes.after_move(from_bit, to_bit, landed.height()),
+                side: self.side.opponent(),
+            },
             from,
             to,
             landed,
-            carries_dvonn: from_dvonn,
-            hash,
-            occupied: self.occupied - from_bit,
-            owned,
-            // A DVONN piece in the moving stack travels with it.
-            dvonn: (self.dvonn - from_bit) | Bitboard(to_bit.0 & 0u64.wrapping_sub(u64::from(from_dvonn))),
-            height_planes: self.height_planes.after_move(from_bit, to_bit, landed.height()),
-            side: self.side.opponent(),
+            carries_dvonn: moving.has_dvonn(),
         }
     }
 
-    /// Writes the fields a movement changed, then removes what it cut off.
+    /// Writes the fields that every placement and movement sets.
+    #[inline(always)]
+    fn write_sets(&mut self, sets: Sets) {
+        self.hash = sets.hash;
+        self.occupied = sets.occupied;
+        self.owned = sets.owned;
+        self.dvonn = sets.dvonn;
+        self.height_planes = sets.height_planes;
+        self.side = sets.side;
+    }
+
+    /// Writes what a placement changed.
+    #[inline(always)]
+    fn apply_placement(&mut self, placement: Placement) {
+        self.write_sets(placement.sets);
+        self.stacks[placement.cell.slot()] = placement.code;
+        self.phase = placement.phase;
+    }
+
+    /// Writes what a movement changed, then removes what it cut off.
     #[inline(always)]
     fn apply_jump(&mut self, jump: Jump) -> Bitboard {
-        self.hash = jump.hash;
-        self.occupied = jump.occupied;
-        self.owned = jump.owned;
-        self.dvonn = jump.dvonn;
-        self.height_planes = jump.height_planes;
+        let occupied = jump.sets.occupied;
+        self.write_sets(jump.sets);
         self.stacks[jump.from.slot()] = StackCode::EMPTY;
         self.stacks[jump.to.slot()] = jump.landed;
-        self.side = jump.side;
-        if jump.carries_dvonn || may_split(jump.occupied, jump.from) {
-            self.remove_disconnected()
-        } else {
-            Bitboard::EMPTY
-        }
+        if jump.carries_dvonn || may_split(occupied, jump.from) { self.remove_disconnected() } else { Bitboard::EMPTY }
     }
 
     /// Removes every stack not joined to a DVONN piece; returns their cells.
@@ -458,20 +490,33 @@ impl Position {
     }
 }
 
-/// A movement as the fields it changes (see [`Position::jump`]).
-struct Jump {
-    from: Cell,
-    to: Cell,
-    /// The stack on `to` after the move.
-    landed: StackCode,
-    /// Whether the moving stack holds a DVONN piece.
-    carries_dvonn: bool,
+/// The new values of the fields that every placement and movement sets.
+struct Sets {
     hash: u64,
     occupied: Bitboard,
     owned: [Bitboard; 2],
     dvonn: Bitboard,
     height_planes: HeightPlanes,
     side: Color,
+}
+
+/// A placement as the fields it changes (see [`Position::placement`]).
+struct Placement {
+    sets: Sets,
+    cell: Cell,
+    code: StackCode,
+    phase: Phase,
+}
+
+/// A movement as the fields it changes (see [`Position::jump`]).
+struct Jump {
+    sets: Sets,
+    from: Cell,
+    to: Cell,
+    /// The stack on `to` after the move.
+    landed: StackCode,
+    /// Whether the moving stack holds a DVONN piece.
+    carries_dvonn: bool,
 }
 
 impl fmt::Debug for Position {
