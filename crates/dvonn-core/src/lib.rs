@@ -3,7 +3,8 @@
 //!
 //! - [`Position`]: a small `Copy` position with bitboards for the 49 cells;
 //!   [`Position::legal_moves`] (placement, movement, pass),
-//!   [`Position::play`] (checked) and [`Position::play_unchecked`] (fast),
+//!   [`Position::play`] (checked), [`Position::play_unchecked`] (fast) and
+//!   [`Position::play_into`] (fastest, into a child position),
 //!   removal of the stacks a move cuts off from the DVONN pieces, Zobrist
 //!   hashing, score and outcome.
 //! - [`Cell`], [`Bitboard`], [`Stack`], [`Move`], [`MoveList`]: the pieces

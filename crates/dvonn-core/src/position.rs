@@ -531,7 +531,7 @@ mod tests {
 
     #[test]
     fn a_position_stays_small() {
-        assert!(std::mem::size_of::<Position>() <= 192, "{}", std::mem::size_of::<Position>());
+        assert!(std::mem::size_of::<Position>() <= 144, "{}", std::mem::size_of::<Position>());
     }
 
     #[test]
