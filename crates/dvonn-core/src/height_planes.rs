@@ -11,7 +11,7 @@ const TALL_CODE: u8 = 0b1111;
 /// The stacks grouped by height: the four bits of each stack's height code
 /// (its height when it can move, 1 to [`MAX_JUMP`], and [`TALL_CODE`] when it
 /// is taller), one plane per bit. Empty cells have code 0.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct HeightPlanes([Bitboard; 4]);
 
 /// The code of a stack of `height` pieces.

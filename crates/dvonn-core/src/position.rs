@@ -50,9 +50,10 @@ pub enum Outcome {
 
 /// A position: the stacks on the board, the player to move and the phase.
 ///
-/// `Position` is small and `Copy`: search keeps a copy per ply instead of
-/// undoing moves. Every field beyond the stacks, side and phase is a cache
-/// kept up to date by [`Position::play_unchecked`]; the hash, the piece
+/// `Position` is small and `Copy`: search keeps one per ply
+/// ([`Position::play_into`]) instead of undoing moves. Every field beyond
+/// the stacks, side and phase is a cache kept up to date by
+/// [`Position::play_into`] and [`Position::play_unchecked`]; the hash, the piece
 /// counts and the height sets are checked against scratch recomputation by
 /// the test suite.
 ///
@@ -145,9 +146,13 @@ impl Position {
                 position.put_stack(cell, stack);
             }
         }
-        position.side = setup.side;
-        position.phase = setup.phase;
-        position.hash = position.hash_from_scratch();
+        if setup.side != position.side {
+            position.pass_turn();
+        }
+        if setup.phase == Phase::Movement {
+            position.phase = Phase::Movement;
+            position.hash ^= MOVEMENT_KEY;
+        }
         position
     }
 
@@ -156,18 +161,10 @@ impl Position {
         Setup { stacks: Cell::ALL.map(|cell| self.stack_at(cell)), side: self.side, phase: self.phase }
     }
 
-    /// Adds `stack` on the empty `cell`, updating every cache but the hash.
+    /// Adds `stack` on the empty `cell`, updating every cache.
     fn put_stack(&mut self, cell: Cell, stack: Stack) {
-        let bit = Bitboard::from(cell);
-        self.occupied |= bit;
+        self.write_sets(self.sets_with(cell, stack));
         self.stacks[cell.slot()] = stack.code();
-        self.height_planes = self.height_planes.after_move(Bitboard::EMPTY, bit, stack.height());
-        if stack.has_dvonn() {
-            self.dvonn |= bit;
-        }
-        if let Some(owner) = stack.owner() {
-            self.owned[owner.index()] |= bit;
-        }
     }
 
     /// The player to move.
@@ -393,31 +390,34 @@ impl Position {
         })
     }
 
+    /// The set fields after `stack` is put on the empty `cell`, with the
+    /// same player to move.
+    #[inline(always)]
+    fn sets_with(&self, cell: Cell, stack: Stack) -> Sets {
+        let bit = Bitboard::from(cell);
+        Sets {
+            hash: self.hash ^ stack_key(cell, stack.code()),
+            occupied: self.occupied | bit,
+            owned: self.owned_after(Bitboard::EMPTY, stack.owner(), bit),
+            dvonn: if stack.has_dvonn() { self.dvonn | bit } else { self.dvonn },
+            height_planes: self.height_planes.after_move(Bitboard::EMPTY, bit, stack.height()),
+            side: self.side,
+        }
+    }
+
     /// The fields a placement on `cell` changes.
     #[inline(always)]
     fn placement(&self, cell: Cell) -> Placement {
         let placed = self.occupied.len();
         let stack = if placed < 3 { Stack::LONE_DVONN } else { Stack::single(self.side) };
-        let bit = Bitboard::from(cell);
         // Ply 48 was White's; White also makes the first movement.
         let (side, phase, turn_key) = if placed + 1 == u32::from(TOTAL_PIECES) {
             (self.side, Phase::Movement, MOVEMENT_KEY)
         } else {
             (!self.side, Phase::Placement, SIDE_KEY)
         };
-        Placement {
-            sets: Sets {
-                hash: self.hash ^ stack_key(cell, stack.code()) ^ turn_key,
-                occupied: self.occupied | bit,
-                owned: self.owned_after(Bitboard::EMPTY, stack.owner(), bit),
-                dvonn: if stack.has_dvonn() { self.dvonn | bit } else { self.dvonn },
-                height_planes: self.height_planes.after_move(Bitboard::EMPTY, bit, 1),
-                side,
-            },
-            cell,
-            code: stack.code(),
-            phase,
-        }
+        let sets = self.sets_with(cell, stack);
+        Placement { sets: Sets { hash: sets.hash ^ turn_key, side, ..sets }, cell, code: stack.code(), phase }
     }
 
     /// The fields that the movement from `from` to `to` changes, computed
