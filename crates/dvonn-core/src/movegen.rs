@@ -89,7 +89,7 @@ impl Position {
     /// (height is checked per height set).
     #[inline(always)]
     fn movable(&self, color: Color) -> Bitboard {
-        self.owned[color.index()] - self.occupied.surrounded()
+        self.owned_by(color) - self.occupied.surrounded()
     }
 
     /// Calls `f(offset, targets)` for the landing cells of `color`'s jumps,
@@ -277,7 +277,7 @@ impl Position {
         if height == 0 {
             return Err(IllegalMoveReason::NoStack(from));
         }
-        if !self.owned[self.side.index()].contains(from) {
+        if !self.ours.contains(from) {
             return Err(IllegalMoveReason::NotOwnStack(from));
         }
         if self.occupied.surrounded().contains(from) {

@@ -69,8 +69,11 @@ pub enum Outcome {
 pub struct Position {
     /// Cells holding a stack (lone DVONN pieces included).
     pub(crate) occupied: Bitboard,
-    /// Stacks topped by White's and by Black's colour.
-    pub(crate) owned: [Bitboard; 2],
+    /// Stacks topped by the colour of the player to move ("ours") and by
+    /// the other colour ("theirs"): relative to the side, so that a move
+    /// swaps them instead of choosing a set by colour.
+    pub(crate) ours: Bitboard,
+    pub(crate) theirs: Bitboard,
     /// Stacks holding at least one DVONN piece.
     pub(crate) dvonn: Bitboard,
     /// The stacks grouped by height, so that move generation works on
@@ -95,7 +98,8 @@ impl Position {
     pub const fn new() -> Position {
         Position {
             occupied: Bitboard::EMPTY,
-            owned: [Bitboard::EMPTY; 2],
+            ours: Bitboard::EMPTY,
+            theirs: Bitboard::EMPTY,
             dvonn: Bitboard::EMPTY,
             height_planes: HeightPlanes::EMPTY,
             stacks: [StackCode::EMPTY; SLOTS],
@@ -204,7 +208,7 @@ impl Position {
     /// The stacks `color` owns (his colour on top).
     #[inline(always)]
     pub const fn owned_by(&self, color: Color) -> Bitboard {
-        self.owned[color.index()]
+        if color.index() == self.side.index() { self.ours } else { self.theirs }
     }
 
     /// The stacks holding at least one DVONN piece.
@@ -243,10 +247,10 @@ impl Position {
     /// The owner of the stack on `cell` (`None` when empty or a lone DVONN).
     #[inline(always)]
     pub const fn owner_at(&self, cell: Cell) -> Option<Color> {
-        if self.owned[0].contains(cell) {
-            Some(Color::White)
-        } else if self.owned[1].contains(cell) {
-            Some(Color::Black)
+        if self.ours.contains(cell) {
+            Some(self.side)
+        } else if self.theirs.contains(cell) {
+            Some(self.side.opponent())
         } else {
             None
         }
@@ -255,7 +259,7 @@ impl Position {
     /// The pieces in the stacks `color` owns: his score if the game ended now.
     #[inline]
     pub fn pieces(&self, color: Color) -> u32 {
-        let owned = self.owned[color.index()];
+        let owned = self.owned_by(color);
         let tall = owned & self.too_tall();
         let movable = self.height_planes.code_sum(owned - tall);
         movable + tall.iter().map(|cell| u32::from(self.height_at(cell))).sum::<u32>()
@@ -373,21 +377,9 @@ impl Position {
     /// searches use to ask what the opponent could do with a free move.
     #[inline]
     pub fn pass_turn(&mut self) {
+        (self.ours, self.theirs) = (self.theirs, self.ours);
         self.side = !self.side;
         self.hash ^= SIDE_KEY;
-    }
-
-    /// The owned sets after `cleared` loses its stacks and `gained` becomes
-    /// `owner`'s. (Computed per set, with no store by colour index: a wide
-    /// read of the array would wait on such a store.)
-    #[inline(always)]
-    fn owned_after(&self, cleared: Bitboard, owner: Option<Color>, gained: Bitboard) -> [Bitboard; 2] {
-        let mut colour = 0;
-        self.owned.map(|set| {
-            let gain = if owner.is_some_and(|owner| owner.index() == colour) { gained } else { Bitboard::EMPTY };
-            colour += 1;
-            (set - cleared) | gain
-        })
     }
 
     /// The set fields after `stack` is put on the empty `cell`, with the
@@ -398,7 +390,8 @@ impl Position {
         Sets {
             hash: self.hash ^ stack_key(cell, stack.code()),
             occupied: self.occupied | bit,
-            owned: self.owned_after(Bitboard::EMPTY, stack.owner(), bit),
+            ours: if stack.owner() == Some(self.side) { self.ours | bit } else { self.ours },
+            theirs: if stack.owner() == Some(self.side.opponent()) { self.theirs | bit } else { self.theirs },
             dvonn: if stack.has_dvonn() { self.dvonn | bit } else { self.dvonn },
             height_planes: self.height_planes.after_move(Bitboard::EMPTY, bit, stack.height()),
             side: self.side,
@@ -417,7 +410,15 @@ impl Position {
             (!self.side, Phase::Placement, SIDE_KEY)
         };
         let sets = self.sets_with(cell, stack);
-        Placement { sets: Sets { hash: sets.hash ^ turn_key, side, ..sets }, cell, code: stack.code(), phase }
+        // The sets are the placer's; they become the opponent's when the
+        // turn passes.
+        let (ours, theirs) = if side == self.side { (sets.ours, sets.theirs) } else { (sets.theirs, sets.ours) };
+        Placement {
+            sets: Sets { hash: sets.hash ^ turn_key, ours, theirs, side, ..sets },
+            cell,
+            code: stack.code(),
+            phase,
+        }
     }
 
     /// The fields that the movement from `from` to `to` changes, computed
@@ -433,8 +434,10 @@ impl Position {
             sets: Sets {
                 hash: self.hash ^ SIDE_KEY ^ stack_key(from, moving) ^ stack_key(to, below) ^ stack_key(to, landed),
                 occupied: self.occupied - from_bit,
-                // Only the mover owns `from`; the landing stack becomes his.
-                owned: self.owned_after(from_bit | to_bit, Some(self.side), to_bit),
+                // The turn passes: the opponent's stacks become "ours", less
+                // the one landed on; the mover's lose `from` and gain `to`.
+                ours: self.theirs - to_bit,
+                theirs: (self.ours - from_bit) | to_bit,
                 dvonn: (self.dvonn - from_bit) | dvonn_to,
                 height_planes: self.height_planes.after_move(from_bit, to_bit, landed.height()),
                 side: self.side.opponent(),
@@ -451,7 +454,8 @@ impl Position {
     fn write_sets(&mut self, sets: Sets) {
         self.hash = sets.hash;
         self.occupied = sets.occupied;
-        self.owned = sets.owned;
+        self.ours = sets.ours;
+        self.theirs = sets.theirs;
         self.dvonn = sets.dvonn;
         self.height_planes = sets.height_planes;
         self.side = sets.side;
@@ -484,7 +488,8 @@ impl Position {
             self.stacks[cell.slot()] = StackCode::EMPTY;
         }
         self.occupied -= removed;
-        self.owned = self.owned.map(|owned| owned - removed);
+        self.ours -= removed;
+        self.theirs -= removed;
         self.height_planes.remove(removed);
         removed
     }
@@ -494,7 +499,8 @@ impl Position {
 struct Sets {
     hash: u64,
     occupied: Bitboard,
-    owned: [Bitboard; 2],
+    ours: Bitboard,
+    theirs: Bitboard,
     dvonn: Bitboard,
     height_planes: HeightPlanes,
     side: Color,
