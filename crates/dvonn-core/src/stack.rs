@@ -52,14 +52,13 @@ impl StackCode {
 
     /// The stack built by putting the stack coded `self` on top of the one
     /// coded `below` (a move): the heights add, the top is `self`'s, and a
-    /// DVONN piece in either is in the result.
+    /// DVONN piece in either is in the result. (The 49 pieces never fill
+    /// the height bits, so adding `below`'s height leaves `self`'s top bits
+    /// as they are.)
     #[inline(always)]
     pub(crate) const fn onto(self, below: StackCode) -> StackCode {
-        StackCode(
-            (self.height() + below.height())
-                | (self.0 & StackCode::WHITE_TOP)
-                | ((self.0 | below.0) & StackCode::HAS_DVONN),
-        )
+        debug_assert!(self.height() + below.height() <= TOTAL_PIECES);
+        StackCode((self.0 + below.height()) | (below.0 & StackCode::HAS_DVONN))
     }
 
     /// The stack, if the cell holds one.
