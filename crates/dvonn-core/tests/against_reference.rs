@@ -8,7 +8,8 @@
 //! - in thousands of seeded playouts (uniform, tower-building and creeping
 //!   move choices), from the empty board and from random setups, the engine
 //!   and the reference agree at every ply on the set of legal moves (and the
-//!   engine lists none twice), `count_legal_moves`, `for_each_move`, the
+//!   engine lists none twice), `count_legal_moves`, `for_each_move` and
+//!   `for_each_jump`, the
 //!   jumps and `mobility` of each player, the cells a move removes, every
 //!   stack (height, owner, DVONN inside) and every cached set of cells, the
 //!   side to move, the phase, the piece counts, the position string (written
@@ -151,6 +152,10 @@ fn compare_position(
     let mut visited = Vec::new();
     position.for_each_move(|mv| visited.push(mv));
     assert_eq!(visited.as_slice(), list.as_slice(), "{context}: for_each_move order in {text}");
+    let mut jumps = Vec::new();
+    let moved = position.for_each_jump(|from, to| jumps.push(Move::Jump { from, to }));
+    let listed_jumps: Vec<Move> = list.iter().copied().filter(|mv| matches!(mv, Move::Jump { .. })).collect();
+    assert_eq!((moved, jumps), (!listed_jumps.is_empty(), listed_jumps), "{context}: for_each_jump in {text}");
 
     if !game.in_placement() {
         for player in [Player::White, Player::Black] {
