@@ -228,8 +228,8 @@ impl Position {
     }
 
     /// Calls `visit(from, to)` with each movement of the player to move, in
-    /// the order of [`Position::legal_moves`], and returns whether there was
-    /// one. In the placement phase there is none.
+    /// the order of [`Position::legal_moves`], and returns their number. In
+    /// the placement phase there is none.
     ///
     /// The landing sets are gathered first and walked in one loop, so that
     /// `visit` is inlined once. Suited to a `visit` that does much (perft's
@@ -242,22 +242,25 @@ impl Position {
     /// use dvonn_core::{Move, Position};
     /// let position = Position::random_setup_from_seed(3);
     /// let mut jumps = Vec::new();
-    /// position.for_each_jump(|from, to| jumps.push(Move::Jump { from, to }));
+    /// let count = position.for_each_jump(|from, to| jumps.push(Move::Jump { from, to }));
     /// assert_eq!(jumps.as_slice(), position.legal_moves().as_slice());
+    /// assert_eq!(count as usize, jumps.len());
     /// ```
     #[inline(always)]
-    pub fn for_each_jump(&self, mut visit: impl FnMut(Cell, Cell)) -> bool {
+    pub fn for_each_jump(&self, mut visit: impl FnMut(Cell, Cell)) -> u32 {
         if self.phase == Phase::Placement {
-            return false;
+            return 0;
         }
         let mut sets = ArrayVec::<(i32, Bitboard), JUMP_SETS>::new();
         self.for_each_jump_set(self.side, |offset, targets| sets.push((offset, targets)));
+        let mut count = 0;
         for &(offset, targets) in &sets {
+            count += targets.len();
             for to in targets {
                 visit(jump_source(to, offset), to);
             }
         }
-        !sets.is_empty()
+        count
     }
 
     /// The number of legal moves, without listing them (perft's bulk count).

@@ -78,16 +78,15 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
         return 1;
     }
     if depth == 1 {
-        let (mut leaf, mut leaves) = (Position::new(), 0);
-        let moved = position.for_each_jump(|from, to| {
+        let mut leaf = Position::new();
+        let leaves = position.for_each_jump(|from, to| {
             position.play_into(Move::Jump { from, to }, &mut leaf);
             // The leaf is counted, not searched: keep the compiler from
             // dropping the move it would otherwise see is unused.
             std::hint::black_box(&leaf);
-            leaves += 1;
         });
-        if moved {
-            return leaves;
+        if leaves > 0 {
+            return u64::from(leaves);
         }
     }
     // Placements, a pass, or the end of the game.
