@@ -358,14 +358,23 @@ impl Position {
     #[inline(always)]
     pub fn play_into(&self, mv: Move, child: &mut Position) -> Bitboard {
         debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
-        *child = *self;
         match mv {
             Move::Place(cell) => {
+                *child = *self;
                 child.apply_placement(self.placement(cell));
                 Bitboard::EMPTY
             }
-            Move::Jump { from, to } => child.apply_jump(self.jump(from, to)),
+            Move::Jump { from, to } => {
+                // A movement writes every field but the stacks and the
+                // phase (`write_sets`), so only those are copied: copying
+                // the whole position would store the others twice (perft
+                // 1.03 times as fast; placements, written the same way,
+                // measured 0.85 times as fast and copy the whole).
+                (child.stacks, child.phase) = (self.stacks, self.phase);
+                child.apply_jump(self.jump(from, to))
+            }
             Move::Pass => {
+                *child = *self;
                 child.pass_turn();
                 Bitboard::EMPTY
             }
