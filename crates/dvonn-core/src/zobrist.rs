@@ -10,9 +10,11 @@
 //! cell rotated by the height, 2.5 KiB, cost two loads and measured 14%
 //! slower).
 //!
-//! Rotated keys are as good as independent ones as long as no key, and no
-//! XOR of two keys, repeats under a rotation: then two different positions
-//! of the same stacks collide only by chance. The tests check both.
+//! Rotations of one key are not independent keys, so the tests check the
+//! collisions that this structure could cause: no stack's key on one cell
+//! equals any stack's key on another (a stack that moves, or changes, always
+//! changes the hash), and no XOR of two codes' keys repeats under a rotation
+//! (two stacks that swap cells always change it).
 
 use crate::cell::Cell;
 use crate::stack::StackCode;
