@@ -341,9 +341,11 @@ impl Position {
     /// search and perft, which keep one position per ply.
     ///
     /// The move is computed from this position and written over a copy of
-    /// it. Playing on a fresh copy instead ([`Position::play_unchecked`])
-    /// reads the copy back field by field while its wide stores are still
-    /// in flight, which stalls the processor.
+    /// it (for a movement, a copy of the stacks and phase only: it writes
+    /// every other field). Playing on a fresh copy instead
+    /// ([`Position::play_unchecked`]) reads the copy back field by field
+    /// while its wide stores are still in flight, which stalls the
+    /// processor.
     ///
     /// ```
     /// use dvonn_core::Position;
