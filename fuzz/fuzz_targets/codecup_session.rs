@@ -264,7 +264,11 @@ impl Write for Output<'_, '_> {
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, script)) = data.split_first() else { return };
     let time = Duration::from_millis([0, 1, 3, 0][usize::from(mode & 3)]);
-    let config = SessionConfig { time, engine: EngineConfig { threads: 1, hash_mb: 1, ..EngineConfig::default() } };
+    let config = SessionConfig {
+        time,
+        engine: EngineConfig { threads: 1, hash_mb: 1, ..EngineConfig::default() },
+        ..SessionConfig::default()
+    };
     let referee = RefCell::new(Referee {
         position: Position::new(),
         color: None,

@@ -6,7 +6,10 @@
 //!
 //! - The player who moves first (White) receives `Start`; the other player's
 //!   first line is White's first move, which also tells it that it plays
-//!   Black.
+//!   Black. A session may start from another position than the empty board
+//!   (`--position`, for matches from set openings): `Start` then means
+//!   "you have the move", and a first move received means the player has
+//!   the other colour.
 //! - Whenever it is this player's turn it writes one move line, and flushes.
 //!   Every ply is written by the player who makes it: White writes ply 48
 //!   (its last placement) and ply 49 (its first movement) back to back, with
@@ -58,12 +61,19 @@ pub struct Args {
     /// Seed of the engine's random choices.
     #[arg(long, default_value_t = 0, value_name = "N")]
     seed: u64,
+    /// Start from this position (a position string, quoted) instead of the empty board.
+    #[arg(long, value_name = "POSITION")]
+    position: Option<Position>,
 }
 
 /// Runs `dvonn codecup` on standard input and output. Reports the end of
 /// the session and the thinking time used on standard error.
 pub fn run(args: &Args) -> Result<()> {
-    let config = SessionConfig { time: args.time, engine: EngineConfig { seed: args.seed, ..args.engine.config() } };
+    let config = SessionConfig {
+        time: args.time,
+        engine: EngineConfig { seed: args.seed, ..args.engine.config() },
+        start: args.position.unwrap_or_default(),
+    };
     let end = play_session(io::stdin().lock(), io::stdout().lock(), &config)?;
     let color = end.color.map_or_else(|| "no colour".to_string(), |c| c.to_string());
     let how = match end.reason {
@@ -88,12 +98,14 @@ pub struct SessionConfig {
     pub time: Duration,
     /// The engine.
     pub engine: EngineConfig,
+    /// The position the game starts from (the empty board in the CodeCup).
+    pub start: Position,
 }
 
 impl Default for SessionConfig {
-    /// 5 s for the game, the default engine.
+    /// 5 s for the game, the default engine, the empty board.
     fn default() -> SessionConfig {
-        SessionConfig { time: Duration::from_secs(5), engine: EngineConfig::default() }
+        SessionConfig { time: Duration::from_secs(5), engine: EngineConfig::default(), start: Position::new() }
     }
 }
 
@@ -124,7 +136,7 @@ pub struct SessionEnd {
 /// A message of the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Message {
-    /// `Start`: you are White, make the first move.
+    /// `Start`: you move first (White, from the empty board).
     Start,
     /// `Quit`: the session is over.
     Quit,
@@ -195,7 +207,7 @@ impl<R: BufRead> Lines<R> {
 pub fn play_session(input: impl BufRead, mut output: impl Write, config: &SessionConfig) -> Result<SessionEnd> {
     let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
     let mut lines = Lines { input, number: 0 };
-    let mut position = Position::new();
+    let mut position = config.start;
     let mut color: Option<Color> = None;
     let mut thinking = Duration::ZERO;
     let mut moves_made = 0;
@@ -226,11 +238,11 @@ pub fn play_session(input: impl BufRead, mut output: impl Write, config: &Sessio
                 if color.is_some() {
                     bail!("line {number}: Start, but it may only be the first line, to the player who moves first");
                 }
-                color = Some(Color::White);
+                color = Some(position.side_to_move());
             }
             Ok(Message::Move(mv)) => {
                 if color.is_none() {
-                    color = Some(Color::Black);
+                    color = Some(!position.side_to_move());
                 }
                 position.play(mv).map_err(|error| anyhow!("line {number}: the opponent's move {error}"))?;
             }

@@ -5,10 +5,14 @@
 //! in pairs: each opening is played twice, A White in the first game and
 //! Black in the second. An opening is the empty board with 6 to 10 random
 //! placements, or with `--random-setup` a random setup, drawn from the seed
-//! and the pair's number. The CodeCup protocol has no way to impose moves or
-//! a setup on a program, so a match with an external program starts every
-//! game from the empty board (the engines' seeds still vary from game to
-//! game) and refuses `--random-setup`.
+//! and the pair's number, or with `--openings FILE` a position read from the
+//! file (one position string per line, played in order). The CodeCup
+//! protocol has no way to impose moves or a setup on a program, so an
+//! external program is given its start position on its command line, where
+//! it writes `{position}` ([`spec`]); a match with an external program that
+//! does not take one starts every game from the empty board (the engines'
+//! seeds still vary from game to game) and refuses `--random-setup` and
+//! `--openings`.
 //!
 //! Games run `--concurrency` at a time. A progress bar on standard error
 //! (only when it is a terminal) shows the games done and A's score. With
@@ -34,7 +38,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dvonn_core::Color;
+use dvonn_core::{Color, Position};
 
 use crate::args::parse_seconds;
 use crate::output::{progress_bar, write_file};
@@ -53,9 +57,10 @@ pub struct Args {
     /// Player B, as for --a.
     #[arg(long, value_name = "SPEC")]
     b: String,
-    /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
-    games: u32,
+    /// Number of games (each opening is played twice, colours swapped) [default: 2, or twice the
+    /// number of --openings]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
+    games: Option<u32>,
     /// Seconds per move of an engine whose specification sets no limit; an external program may take
     /// this plus --margin for each move before it loses as stalled.
     #[arg(long, default_value = "0.2", value_parser = parse_seconds, value_name = "S")]
@@ -68,8 +73,12 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), value_name = "J")]
     concurrency: u16,
     /// Start every opening pair from a random setup instead of random placements.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "openings")]
     random_setup: bool,
+    /// Start the opening pairs from the positions in this file, one position string per line, in
+    /// order (blank lines and lines starting with # are skipped; after the last, the first again).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
     /// Stop as soon as a sequential probability ratio test (alpha = beta = 0.05) of elo0 against elo1
     /// (A's Elo advantage) accepts one of them, e.g. --sprt 0,10.
     #[arg(long, value_parser = parse_sprt, value_name = "ELO0,ELO1")]
@@ -150,12 +159,14 @@ fn signed(elo: f64) -> String {
 pub fn run(args: &Args) -> Result<()> {
     let a = Spec::parse(&args.a).context("in --a")?;
     let b = Spec::parse(&args.b).context("in --b")?;
-    let external = [&a, &b].iter().any(|spec| matches!(spec, Spec::External(_)));
-    if external && args.random_setup {
+    let empty_board_only = ![&a, &b].iter().all(|spec| spec.takes_any_start());
+    if empty_board_only && (args.random_setup || args.openings.is_some()) {
         bail!(
-            "--random-setup cannot be used with a cmd: player: the CodeCup protocol always starts from the empty board"
+            "--random-setup and --openings need every cmd: player to take its start position: write {} in its command line where it reads one",
+            spec::POSITION_PLACEHOLDER
         );
     }
+    let openings = args.openings.as_deref().map(read_openings).transpose()?;
     let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
     let records = match &args.records {
         Some(dir) => {
@@ -166,10 +177,12 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let settings = Settings { default_time: args.time, external_timeout: args.time + args.margin, seed };
     let names = [format!("A ({})", args.a.trim()), format!("B ({})", args.b.trim())];
-    let games = args.games as usize;
+    let games = args.games.map_or_else(|| openings.as_ref().map_or(2, |list| 2 * list.len()), |n| n as usize);
     let opening = |pair: usize| {
         let pair_seed = game::mix(seed ^ 0x6f70_656e_696e_6773, pair as u64);
-        if external {
+        if let Some(list) = &openings {
+            Opening::from_position(list[pair % list.len()])
+        } else if empty_board_only {
             Opening::empty()
         } else if args.random_setup {
             Opening::random_setup(pair_seed)
@@ -248,18 +261,40 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(error) = error {
         return Err(error);
     }
-    let openings = if external {
-        "the empty board (a cmd: player cannot be given an opening)"
-    } else if args.random_setup {
-        "random setups, each played twice"
-    } else {
-        "6 to 10 random placements, each played twice"
+    let openings = match (&args.openings, &openings) {
+        (Some(path), Some(list)) => format!("the {} positions of {}, each played twice", list.len(), path.display()),
+        _ if empty_board_only => "the empty board (a cmd: player without {position} cannot be given an opening)".into(),
+        _ if args.random_setup => "random setups, each played twice".into(),
+        _ => "6 to 10 random placements, each played twice".into(),
     };
     {
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report(args, seed, openings, &summary, verdict))?;
+        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, verdict))?;
     }
     Ok(())
+}
+
+/// The start positions of an openings file: one position string per line,
+/// blank lines and `#` comments skipped; each must be a game not yet over.
+fn read_openings(path: &Path) -> Result<Vec<Position>> {
+    let text = crate::input::read_text(path)?;
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position: Position =
+            line.parse().with_context(|| format!("{} line {}: not a position string", path.display(), number + 1))?;
+        if position.is_game_over() {
+            bail!("{} line {}: the game is already over in {line}", path.display(), number + 1);
+        }
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        bail!("{} holds no position", path.display());
+    }
+    Ok(positions)
 }
 
 /// The highest `N` of the `game-N.dvonn` files in `dir` (0 when none).

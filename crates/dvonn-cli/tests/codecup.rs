@@ -64,6 +64,7 @@ fn config(seconds: f64, seed: u64) -> SessionConfig {
     SessionConfig {
         time: Duration::from_secs_f64(seconds),
         engine: EngineConfig { hash_mb: 8, seed, ..EngineConfig::default() },
+        start: Position::new(),
     }
 }
 
@@ -209,6 +210,27 @@ fn quit_ends_the_session_at_any_point() {
     driven.send("Quit");
     let end = driven.end().unwrap();
     assert_eq!((end.reason, end.position), (EndReason::Quit, position));
+}
+
+#[test]
+fn a_session_can_start_from_a_set_position() {
+    // Black to move in the movement phase: Start gives the session Black.
+    let start: Position = "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B b m".parse().unwrap();
+    let config = SessionConfig { start, ..config(1.0, 3) };
+    let mut output = Vec::new();
+    let end = play_session("Start\nQuit\n".as_bytes(), &mut output, &config).unwrap();
+    assert_eq!((end.reason, end.color, end.moves_made), (EndReason::Quit, Some(Color::Black), 1));
+    let written: Move = String::from_utf8(output).unwrap().trim().parse().unwrap();
+    assert!(start.is_legal(written), "{written}");
+    // A move first: the session has the other colour, White.
+    let black_move = start.legal_moves()[0];
+    let end = play_session(format!("{black_move}\nQuit\n").as_bytes(), std::io::sink(), &config).unwrap();
+    assert_eq!((end.color, end.moves_made), (Some(Color::White), 1));
+    // The binary takes the position as an option.
+    let output = run_binary(&["--time", "1", "--position", &start.to_string()], "Start\nQuit\n");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let written: Move = String::from_utf8(output.stdout).unwrap().trim().parse().unwrap();
+    assert!(start.is_legal(written));
 }
 
 #[test]

@@ -174,7 +174,66 @@ fn the_codecup_player_is_a_well_behaved_external_program() {
     }
     let refused = run(&["--a", "depth=1", "--b", &b, "--random-setup"]);
     assert_eq!(refused.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--random-setup cannot be used with a cmd: player"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("write {position} in its command line"));
+}
+
+/// Two middle-game positions, one per colour to move.
+const OPENINGS: [&str; 2] = [
+    "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B w m",
+    "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B b m",
+];
+
+#[test]
+fn openings_from_a_file_reach_programs_that_take_a_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("openings.txt");
+    std::fs::write(&file, format!("# two openings\n{}\n\n{}\n", OPENINGS[0], OPENINGS[1])).unwrap();
+    let records = dir.path().join("games");
+    let b = format!(
+        "cmd:{} codecup --time 1 --hash 4 --position {{position}} --seed {{seed}}",
+        env!("CARGO_BIN_EXE_dvonn")
+    );
+    let output = run(&[
+        "--a",
+        "depth=1",
+        "--b",
+        &b,
+        "--openings",
+        file.to_str().unwrap(),
+        "--concurrency",
+        "2",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let summary = stdout(&output);
+    assert!(line(&summary, "Games: ").starts_with("4 "), "twice each opening: {summary}");
+    assert!(line(&summary, "Openings: ").starts_with("the 2 positions of"), "{summary}");
+    assert_eq!(line(&summary, "Forfeits: "), "A 0, B 0", "{summary}");
+    for n in 1..=4 {
+        let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
+        let record = GameRecord::parse(&text).unwrap();
+        assert_eq!(record.start.to_string(), OPENINGS[(n - 1) / 2], "game {n}");
+        record.replay().unwrap().check_result(record.result).unwrap();
+    }
+}
+
+#[test]
+fn bad_openings_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("openings.txt");
+    std::fs::write(&file, format!("{}\nWWW w m\n", OPENINGS[0])).unwrap();
+    let output = run(&["--a", "depth=1", "--b", "depth=1", "--openings", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 2: not a position string"), "{stderr}");
+    std::fs::write(&file, "\n# nothing\n").unwrap();
+    let output = run(&["--a", "depth=1", "--b", "depth=1", "--openings", file.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("holds no position"));
+    std::fs::write(&file, OPENINGS[0]).unwrap();
+    let b = format!("cmd:{} codecup", env!("CARGO_BIN_EXE_dvonn"));
+    let output = run(&["--a", "depth=1", "--b", &b, "--openings", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("write {position} in its command line"));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::external::External;
-use super::spec::Spec;
+use super::spec::{POSITION_PLACEHOLDER, SEED_PLACEHOLDER, Spec};
 
 /// The fewest and the most random placements of an opening.
 const OPENING_PLACEMENTS: std::ops::RangeInclusive<usize> = 6..=10;
@@ -38,6 +38,11 @@ impl Opening {
     /// The empty board, nothing imposed.
     pub fn empty() -> Opening {
         Opening { start: Position::new(), moves: Vec::new() }
+    }
+
+    /// A set start position, nothing imposed.
+    pub fn from_position(start: Position) -> Opening {
+        Opening { start, moves: Vec::new() }
     }
 
     /// The random setup of `seed`.
@@ -138,10 +143,10 @@ enum Player {
 }
 
 impl Player {
-    /// Starts the player of `spec` for game `index` (an error only when an
-    /// engine cannot be built or a program cannot be started at all: the
-    /// match cannot go on).
-    fn start(spec: &Spec, settings: &Settings, seed: u64) -> Result<Player> {
+    /// Starts the player of `spec` for a game whose players choose their
+    /// moves from `start` on (an error only when an engine cannot be built
+    /// or a program cannot be started at all: the match cannot go on).
+    fn start(spec: &Spec, settings: &Settings, start: &Position, seed: u64) -> Result<Player> {
         match spec {
             Spec::Engine(spec) => {
                 let mut config = spec.config.clone();
@@ -150,7 +155,10 @@ impl Player {
                 let limits = if spec.has_limit() { spec.limits } else { Limits::move_time(settings.default_time) };
                 Ok(Player::Engine { engine: Box::new(engine), limits, clock: spec.clock, used: Duration::ZERO })
             }
-            Spec::External(command) => Ok(Player::External(External::start(command, settings.external_timeout)?)),
+            Spec::External(command) => {
+                let command = command_line(command, start, seed);
+                Ok(Player::External(External::start(&command, settings.external_timeout)?))
+            }
             Spec::Random => Ok(Player::Random(Box::new(ChaCha8Rng::seed_from_u64(seed)))),
         }
     }
@@ -199,6 +207,14 @@ impl Player {
     }
 }
 
+/// A `cmd:` command line for one game: the placeholders replaced by the
+/// start position and the seed.
+fn command_line(command: &[String], start: &Position, seed: u64) -> Vec<String> {
+    let position = start.to_string();
+    let seed = seed.to_string();
+    command.iter().map(|word| word.replace(POSITION_PLACEHOLDER, &position).replace(SEED_PLACEHOLDER, &seed)).collect()
+}
+
 /// Plays game `index` of a match from `opening`: `white` and `black` are
 /// the players' specifications and `names` their names for the record
 /// (White's first).
@@ -211,14 +227,16 @@ pub fn play(
     settings: &Settings,
 ) -> Result<Played> {
     let game_seed = mix(settings.seed, index as u64);
-    let mut players =
-        [Player::start(white, settings, mix(game_seed, 1))?, Player::start(black, settings, mix(game_seed, 2))?];
     let mut position = opening.start;
     let mut moves = Vec::new();
     for &mv in &opening.moves {
         position.play(mv).context("an opening move is illegal")?;
         moves.push(mv);
     }
+    let mut players = [
+        Player::start(white, settings, &position, mix(game_seed, 1))?,
+        Player::start(black, settings, &position, mix(game_seed, 2))?,
+    ];
     let ending = loop {
         if position.is_game_over() {
             break Ending::Finished { white: position.pieces(Color::White), black: position.pieces(Color::Black) };

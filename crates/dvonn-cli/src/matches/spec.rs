@@ -21,6 +21,12 @@
 //! `random` is a player that picks uniformly random legal moves (the floor
 //! every engine must beat every time).
 //!
+//! In a `cmd:` command line, `{position}` stands for the position string
+//! of the position the program starts from (one argument, however many
+//! words the command has) and `{seed}` for a seed drawn for the program in
+//! each game: a program that can start from a given position (like
+//! `dvonn codecup --position {position}`) can then play set openings.
+//!
 //! A limit key (`depth`, `nodes`, `time`, `clock`) replaces the level's
 //! limit; several limits all apply. A specification with no limit at all
 //! gets `dvonn match --time` per move.
@@ -66,7 +72,21 @@ impl EngineSpec {
     }
 }
 
+/// The placeholder of a `cmd:` command line for the start position.
+pub const POSITION_PLACEHOLDER: &str = "{position}";
+/// The placeholder of a `cmd:` command line for the program's seed.
+pub const SEED_PLACEHOLDER: &str = "{seed}";
+
 impl Spec {
+    /// Whether the player can start from any position: an engine or the
+    /// random player, or a program whose command line takes `{position}`.
+    pub fn takes_any_start(&self) -> bool {
+        match self {
+            Spec::External(command) => command.iter().any(|word| word.contains(POSITION_PLACEHOLDER)),
+            Spec::Engine(_) | Spec::Random => true,
+        }
+    }
+
     /// Reads a specification (see the module documentation).
     ///
     /// ```
