@@ -11,11 +11,14 @@ use dvonn_core::Position;
 use crate::engine::{Engine, EngineConfig};
 use crate::limits::Limits;
 
-/// The positions of the bench: the movement-phase positions of the perft
-/// test vectors, from the full board at the start of the second phase to
-/// endings with forced passes, except the two whose only move is a pass
-/// (they would add no nodes).
-pub const POSITIONS: [&str; 15] = [
+/// The positions of the bench: the positions of the perft test vectors,
+/// from early placements to endings with forced passes, except the empty
+/// board (the same search as the early placement, only longer) and the two
+/// whose only move is a pass (they would add no nodes).
+pub const POSITIONS: [&str; 18] = [
+    "...D...../........../....W..BD../........../......D.. b p",
+    "B.BW...W./D.B....BBW/BW..BW...WW/B.D.BWW.W./..B.D...B w p",
+    "W.BWB.BBB/DWWBBDBBBW/WWWWWWBBBWB/.WWWBWBBWB/WDBWWWBBB w p",
     "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m",
     "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B w m",
     "BWB2*.W..BW/.W2WWWB.W2W3./WB2BWWWBDD.W/.W3.BB2B3BBWB/B.WB.W2.WW w m",

@@ -7,21 +7,18 @@ use dvonn_core::{Move, Phase, Position};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::eval::{Evaluator, Weights, final_margin};
+use crate::eval::{Evaluator, PlacementEval, Weights, final_margin};
 use crate::limits::{Limits, StopHandle};
-use crate::observer::{Observer, SearchInfo};
-use crate::placement::{self, MonteCarlo, PlacementStrategy};
+use crate::observer::Observer;
+use crate::placement::{self, PlacementStrategy};
 use crate::score::Score;
 use crate::search::{self, SearchOptions, SearchResult, Shared};
 use crate::time::Deadlines;
 use crate::tt::{TranspositionTable, TtAllocError};
 
-/// From this many empty cells down, placements are searched by alpha-beta
-/// into the movement phase instead of by Monte-Carlo playouts.
+/// From this many empty cells down, even the heuristic and random
+/// placement strategies search their placements into the movement phase.
 const ALPHA_BETA_PLACEMENT_CELLS: u32 = 4;
-
-/// Playouts per depth step when a placement search has only a depth limit.
-const PLAYOUTS_PER_DEPTH: u64 = 2_000;
 
 /// How an [`Engine`] is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,10 +31,12 @@ pub struct EngineConfig {
     pub weights: Weights,
     /// How placements are chosen.
     pub placement: PlacementStrategy,
+    /// How the search judges placement-phase positions.
+    pub placement_eval: PlacementEval,
     /// Which search techniques are used (all by default).
     pub search: SearchOptions,
-    /// Seed of the engine's random choices (placement playouts and
-    /// heuristic tie-breaks): the same seed, one thread and a depth or node
+    /// Seed of the engine's random choices (the heuristic and random
+    /// placement strategies): the same seed, one thread and a depth or node
     /// limit give the same moves and node counts every time.
     pub seed: u64,
 }
@@ -48,7 +47,8 @@ impl Default for EngineConfig {
             threads: 1,
             hash_mb: 64,
             weights: Weights::TUNED,
-            placement: PlacementStrategy::MonteCarlo,
+            placement: PlacementStrategy::Search,
+            placement_eval: PlacementEval::default(),
             search: SearchOptions::ALL,
             seed: 0,
         }
@@ -110,8 +110,9 @@ impl Engine {
         } else {
             None
         };
+        let evaluator = Evaluator::new(config.weights).with_placement(config.placement_eval);
         Ok(Engine {
-            evaluator: Evaluator::new(config.weights),
+            evaluator,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
             tt,
@@ -182,100 +183,18 @@ impl Engine {
         let deadlines = Deadlines::new(limits, position, start);
         if position.phase() == Phase::Placement && (!position.occupied()).len() > ALPHA_BETA_PLACEMENT_CELLS {
             let chosen = match self.config.placement {
-                PlacementStrategy::MonteCarlo => return self.monte_carlo(position, limits, &deadlines, observer),
+                // Searched like any other position, below.
+                PlacementStrategy::Search => None,
                 PlacementStrategy::Heuristic => placement::heuristic_placement(position, &mut self.rng),
                 PlacementStrategy::Random => placement::random_placement(position, &mut self.rng),
             };
-            return immediate(chosen, Score::ZERO, false);
+            if chosen.is_some() {
+                return immediate(chosen, Score::ZERO, false);
+            }
         }
         let options = self.config.search;
         let shared =
             Shared::new(&self.tt, &self.evaluator, deadlines, options, self.pool.as_ref(), &self.stop, limits.nodes);
         search::search(position, limits, &shared, moves[0], observer)
-    }
-
-    /// Placement by Monte-Carlo tree search: one tree per thread, root
-    /// statistics merged, the most visited move played.
-    fn monte_carlo(
-        &mut self,
-        position: &Position,
-        limits: &Limits,
-        deadlines: &Deadlines,
-        observer: &mut dyn Observer,
-    ) -> SearchResult {
-        let threads = self.config.threads as u64;
-        let fixed = limits.nodes.or(limits.depth.map(|d| u64::from(d) * PLAYOUTS_PER_DEPTH));
-        let per_thread = fixed.map(|n| n.div_ceil(threads));
-        let stop = &self.stop;
-        let seeds: Vec<u64> = (0..threads).map(|_| rand::Rng::random(&mut self.rng)).collect();
-        let run = |seed: u64| {
-            let mut tree = MonteCarlo::new(position, seed);
-            let batch = 64;
-            tree.run(batch, |done| {
-                if stop.is_stopped() || deadlines.hard_passed() {
-                    return false;
-                }
-                match per_thread {
-                    Some(n) => done < n,
-                    // A placement uses its whole share of the clock (and
-                    // runs until stopped when there is none).
-                    None => deadlines.may_start(1.0),
-                }
-            });
-            tree
-        };
-        let trees: Vec<MonteCarlo> = match &self.pool {
-            Some(pool) => {
-                let mut trees = Vec::new();
-                pool.in_place_scope(|scope| {
-                    let (sender, receiver) = std::sync::mpsc::channel();
-                    for &seed in &seeds[1..] {
-                        let sender = sender.clone();
-                        let run = &run;
-                        scope.spawn(move |_| {
-                            // The receiver lives until the scope ends.
-                            let _ = sender.send(run(seed));
-                        });
-                    }
-                    drop(sender);
-                    trees.push(run(seeds[0]));
-                    trees.extend(receiver.iter());
-                });
-                trees
-            }
-            None => vec![run(seeds[0])],
-        };
-        let mut stats = trees[0].root_stats();
-        for tree in &trees[1..] {
-            for (total, other) in stats.iter_mut().zip(tree.root_stats()) {
-                debug_assert_eq!(total.mv, other.mv);
-                total.visits += other.visits;
-                total.value += other.value;
-                total.margin += other.margin;
-            }
-        }
-        let playouts: u64 = stats.iter().map(|s| u64::from(s.visits)).sum();
-        let best = stats.iter().max_by_key(|s| s.visits).copied();
-        let best_move = best.map(|s| s.mv).or_else(|| position.legal_moves().first().copied());
-        let score = best.filter(|s| s.visits > 0).map_or(Score::ZERO, |s| {
-            Score::from_centipieces((s.margin / f64::from(s.visits) * f64::from(Score::SCALE)).round() as i32)
-        });
-        let mut pv = trees[0].principal_variation();
-        if pv.first() != best_move.as_ref() {
-            pv = best_move.into_iter().collect();
-        }
-        let elapsed = deadlines.elapsed();
-        let depth = trees.iter().map(|t| t.depth).max().unwrap_or(0);
-        observer.on_iteration(&SearchInfo {
-            depth,
-            seldepth: depth,
-            score,
-            exact: false,
-            pv: pv.clone(),
-            nodes: playouts,
-            nps: (playouts as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-            elapsed,
-        });
-        SearchResult { best_move, score, exact: false, pv, depth, seldepth: depth, nodes: playouts, elapsed }
     }
 }

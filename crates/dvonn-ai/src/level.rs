@@ -19,9 +19,9 @@ pub enum Level {
     Casual,
     /// Heuristic placement, four plies.
     Club,
-    /// Monte-Carlo placement, half a second per move.
+    /// Searched placement, half a second per move.
     Expert,
-    /// Monte-Carlo placement, three seconds per move.
+    /// Searched placement, three seconds per move.
     Master,
 }
 
@@ -35,7 +35,7 @@ impl Level {
         let (weights, placement) = match self {
             Level::Beginner => (Weights::PIECES_ONLY, PlacementStrategy::Random),
             Level::Casual | Level::Club => (Weights::TUNED, PlacementStrategy::Heuristic),
-            Level::Expert | Level::Master => (Weights::TUNED, PlacementStrategy::MonteCarlo),
+            Level::Expert | Level::Master => (Weights::TUNED, PlacementStrategy::Search),
         };
         EngineConfig { weights, placement, ..EngineConfig::default() }
     }

@@ -13,8 +13,9 @@
 //! - evaluation ([`eval`]): material, threats, distance to the DVONN pieces,
 //!   DVONN control, mobility and immobile stacks, with weights fitted to
 //!   self-play games;
-//! - placement phase: Monte-Carlo tree search with RAVE over fast playouts,
-//!   and alpha-beta for the last placements.
+//! - placement phase: the same search, with an evaluation of unfinished
+//!   boards made of local patterns whose weights are fitted to deep
+//!   searches of finished boards ([`eval::placement`]).
 //!
 //! ```
 //! use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};

@@ -43,8 +43,7 @@ pub struct SearchInfo {
 /// assert_eq!(depths, [1, 2, 3]);
 /// ```
 pub trait Observer {
-    /// Called after each completed iteration of iterative deepening (and
-    /// after each batch of playouts in the placement phase).
+    /// Called after each completed iteration of iterative deepening.
     fn on_iteration(&mut self, info: &SearchInfo);
 }
 

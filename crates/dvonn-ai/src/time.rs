@@ -7,20 +7,28 @@ use dvonn_core::{Color, Phase, Position};
 use crate::limits::Limits;
 
 /// Weight of one of our placements against one of our movements when the
-/// clock is shared out: placements are decided by playouts that improve
-/// slowly with time, movements by a search that goes a ply deeper with
-/// every few times more time.
-const PLACEMENT_WEIGHT: f64 = 0.45;
+/// clock is shared out. The placement evaluation makes a placement search
+/// cheap and its depth matters little, while every ply of depth counts in
+/// the movement phase: placements get a few milliseconds each, and nearly
+/// the whole clock is kept for the movements.
+const PLACEMENT_WEIGHT: f64 = 0.03;
 
-/// Movements a player is expected to make in a typical second phase.
-const TYPICAL_MOVEMENTS: f64 = 15.0;
+/// The most movements a player's clock is shared over: games last 15 to 25
+/// movements a player, but the search stops short of its share (it starts
+/// no iteration after [`ITERATION_START`] of it), and the early movements,
+/// where the board is full and the game is decided, deserve the most.
+const MOVEMENTS_AHEAD: f64 = 10.0;
+
+/// The share of a move's soft time after which no new iteration starts:
+/// each iteration takes about as long as all before it together.
+pub(crate) const ITERATION_START: f64 = 0.45;
 
 /// The times at which a search should stop.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deadlines {
     /// When the search began.
     pub(crate) start: Instant,
-    /// After this, do not start another iteration (or batch of playouts).
+    /// After this, do not start another iteration.
     pub(crate) soft: Option<Duration>,
     /// After this, stop at once.
     pub(crate) hard: Option<Duration>,
@@ -64,13 +72,13 @@ fn weighted_moves_left(position: &Position) -> f64 {
             let left = 49 - position.placed();
             // White makes the placements of the even plies, including the last.
             let ours = if position.side_to_move() == Color::White { left.div_ceil(2) } else { left / 2 };
-            f64::from(ours) * PLACEMENT_WEIGHT + TYPICAL_MOVEMENTS
+            f64::from(ours) * PLACEMENT_WEIGHT + MOVEMENTS_AHEAD
         }
         Phase::Movement => {
-            // Every movement empties at least one cell; games end with about
-            // a dozen stacks left.
+            // Every movement empties at least one cell, most empty one or
+            // two; games end with about a dozen stacks left.
             let occupied = f64::from(position.occupied().len());
-            ((occupied - 10.0) / 2.5).clamp(3.0, TYPICAL_MOVEMENTS)
+            ((occupied - 10.0) / 3.5).clamp(2.5, MOVEMENTS_AHEAD)
         }
     }
 }
@@ -95,12 +103,12 @@ mod tests {
     fn a_five_second_game_is_shared_over_its_moves() {
         let placement = Position::new();
         let (soft, hard) = share_clock(Duration::from_secs(5), Duration::ZERO, &placement);
-        assert!(soft > Duration::from_millis(50) && soft < Duration::from_millis(200), "{soft:?}");
-        assert!(hard >= soft && hard < Duration::from_secs(2));
+        assert!(soft > Duration::from_millis(5) && soft < Duration::from_millis(30), "{soft:?}");
+        assert!(hard >= soft && hard < Duration::from_millis(100));
         let movement = Position::random_setup_from_seed(1);
-        let (soft, hard) = share_clock(Duration::from_millis(3500), Duration::ZERO, &movement);
-        assert!(soft > Duration::from_millis(150) && soft < Duration::from_millis(400), "{soft:?}");
-        assert!(hard < Duration::from_millis(1300));
+        let (soft, hard) = share_clock(Duration::from_millis(4800), Duration::ZERO, &movement);
+        assert!(soft > Duration::from_millis(300) && soft < Duration::from_millis(600), "{soft:?}");
+        assert!(hard < Duration::from_millis(1700));
     }
 
     #[test]

@@ -12,8 +12,7 @@
 //! Fields, separated by single spaces: `depth` (plies), `score` (the value
 //! for the side to move in pieces of final margin, two decimals, as
 //! [`dvonn_ai::Score`] prints it), the word `exact` only when the score is
-//! proven (the exact final margin with best play), `nodes` (all threads;
-//! playouts in the placement phase), `nps`, `time` (milliseconds since the
+//! proven (the exact final margin with best play), `nodes` (all threads), `nps`, `time` (milliseconds since the
 //! search began) and `pv` followed by the principal variation.
 //!
 //! A position with one legal move (a forced pass, the last placement) prints

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use dvonn_ai::eval::PlacementEval;
 use dvonn_ai::{EngineConfig, ParallelSearch, SearchOptions};
 
 /// The engine's resources, as options of the commands that run one.
@@ -18,6 +19,17 @@ pub struct EngineArgs {
     /// (young brothers wait).
     #[arg(long, default_value = "lazy", value_parser = clap::value_parser!(ParallelSearch), value_name = "KIND")]
     pub parallel: ParallelSearch,
+    /// Placement evaluation weights from this file (written by `dvonn tune-placement fit`) instead
+    /// of the engine's own.
+    #[arg(long, value_parser = parse_placement_weights, value_name = "FILE")]
+    pub placement_weights: Option<PlacementEval>,
+}
+
+/// Reads a placement weight file into an evaluation.
+pub fn parse_placement_weights(path: &str) -> Result<PlacementEval, String> {
+    crate::tune_placement::read_weights(std::path::Path::new(path))
+        .map(PlacementEval::with_weights)
+        .map_err(|error| format!("{error:#}"))
 }
 
 impl EngineArgs {
@@ -29,6 +41,7 @@ impl EngineArgs {
             threads: usize::from(self.threads),
             hash_mb: self.hash as usize,
             search: SearchOptions { parallel: self.parallel, ..defaults.search },
+            placement_eval: self.placement_weights.unwrap_or(defaults.placement_eval),
             ..defaults
         }
     }

@@ -25,6 +25,7 @@ pub mod play;
 pub mod render;
 pub mod replay;
 pub mod tune;
+pub mod tune_placement;
 
 use std::process::ExitCode;
 
@@ -58,6 +59,8 @@ enum Command {
     Perft(perft::Args),
     /// Fit the evaluation weights to self-play games.
     Tune(tune::Args),
+    /// Make the placement evaluation's weights: play and label placement phases, then fit.
+    TunePlacement(tune_placement::Args),
 }
 
 /// Parses the command line, runs the subcommand, and turns an error into one
@@ -74,6 +77,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::TunePlacement(args) => tune_placement::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,7 +50,7 @@ use stats::{Sprt, Tally, Verdict, elo_estimate, parse_sprt};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Player A: key=value pairs (depth=4, time=0.2, clock=5, nodes=N, level=club, threads=2, parallel=lazy|ybwc,
-    /// hash=16, eval=tuned|hand|pieces, placement=mc|heuristic|random), random (uniformly random legal
+    /// hash=16, eval=tuned|hand|pieces, placement=search|heuristic|random, placement-weights=FILE), random (uniformly random legal
     /// moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
     #[arg(long, value_name = "SPEC")]
     a: String,

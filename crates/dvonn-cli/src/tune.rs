@@ -100,48 +100,69 @@ pub fn rust_literal(weights: &Weights) -> String {
     format!("pub const TUNED: Weights = Weights([{}]);", numbers.join(", "))
 }
 
-/// Runs `dvonn tune`.
-pub fn run(args: &Args) -> Result<()> {
-    let games = args.games as usize;
-    let shares = shares(games, usize::from(args.threads));
+/// Runs `work(share, seed, tick)` on `threads` threads, `games` shared out
+/// among them (thread `t` gets the seed `seed + t`; `tick` counts a game
+/// done), with a progress bar labelled `what` (or, without a terminal, a
+/// line every tenth of the games); returns the threads' results in thread
+/// order, so that a run is reproducible.
+pub(crate) fn in_threads<T: Send>(
+    games: usize,
+    threads: usize,
+    seed: u64,
+    what: &str,
+    work: impl Fn(usize, u64, &(dyn Fn() + Sync)) -> Vec<T> + Sync,
+) -> Result<Vec<T>> {
     let started = Instant::now();
-    let progress = progress_bar(games as u64, "self-play {bar:30} {pos}/{len} games [{elapsed_precise}, {eta} left]");
+    let progress = progress_bar(
+        games as u64,
+        &format!("{what} {{bar:30}} {{pos}}/{{len}} games [{{elapsed_precise}}, {{eta}} left]"),
+    );
     let quiet = progress.is_hidden();
     let done = AtomicUsize::new(0);
-    let report = || {
+    let tick = || {
         let now = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress.inc(1);
-        // Without a terminal: a line every tenth of the games.
         if quiet && (now * 10 / games != (now - 1) * 10 / games || now == games) {
-            eprintln!("self-play: {now}/{games} games ({:.0} s)", started.elapsed().as_secs_f64());
+            eprintln!("{what}: {now}/{games} games ({:.0} s)", started.elapsed().as_secs_f64());
         }
     };
-    let results: Vec<std::thread::Result<Vec<Sample>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .iter()
+    let results: Vec<std::thread::Result<Vec<T>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares(games, threads)
+            .into_iter()
             .enumerate()
-            .map(|(t, &share)| {
-                let plan = SelfPlay {
-                    games: share,
-                    depth: args.depth,
-                    weights: args.weights,
-                    random_moves: args.random_moves,
-                    seed: args.seed.wrapping_add(t as u64),
-                };
-                let report = &report;
-                scope.spawn(move || self_play(&plan, |_| report()))
+            .map(|(t, share)| {
+                let (work, tick) = (&work, &tick);
+                scope.spawn(move || work(share, seed.wrapping_add(t as u64), tick))
             })
             .collect();
         handles.into_iter().map(|handle| handle.join()).collect()
     });
     progress.finish_and_clear();
-    let mut samples = Vec::new();
+    let mut all = Vec::new();
     for result in results {
         match result {
-            Ok(part) => samples.extend(part),
-            Err(_) => bail!("a self-play thread failed"),
+            Ok(part) => all.extend(part),
+            Err(_) => bail!("a {what} thread failed"),
         }
     }
+    Ok(all)
+}
+
+/// Runs `dvonn tune`.
+pub fn run(args: &Args) -> Result<()> {
+    let games = args.games as usize;
+    let started = Instant::now();
+    let samples: Vec<Sample> =
+        in_threads(games, usize::from(args.threads), args.seed, "self-play", |share, seed, tick| {
+            let plan = SelfPlay {
+                games: share,
+                depth: args.depth,
+                weights: args.weights,
+                random_moves: args.random_moves,
+                seed,
+            };
+            self_play(&plan, |_| tick())
+        })?;
     if samples.is_empty() {
         bail!("the games gave no movement-phase positions to fit");
     }

@@ -9,9 +9,12 @@
 //! weights ([`Weights`]) were fitted to the final margins of self-play games
 //! (see [`tuning`]).
 
+pub mod placement;
+pub mod placement_tuning;
 pub mod tuning;
 mod weights;
 
+pub use placement::PlacementEval;
 pub use weights::Weights;
 
 use dvonn_core::{Bitboard, Color, MAX_JUMP, Position};
@@ -188,6 +191,7 @@ pub fn final_margin(position: &Position) -> Score {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     weights: Weights,
+    placement: PlacementEval,
 }
 
 impl Default for Evaluator {
@@ -198,8 +202,13 @@ impl Default for Evaluator {
 
 impl Evaluator {
     /// An evaluator with these weights.
-    pub const fn new(weights: Weights) -> Evaluator {
-        Evaluator { weights }
+    pub fn new(weights: Weights) -> Evaluator {
+        Evaluator { weights, placement: PlacementEval::default() }
+    }
+
+    /// This evaluator with another placement evaluation.
+    pub fn with_placement(self, placement: PlacementEval) -> Evaluator {
+        Evaluator { placement, ..self }
     }
 
     /// The weights.
@@ -210,12 +219,18 @@ impl Evaluator {
     /// The estimated final margin for the side to move. Meant for positions
     /// where the game goes on; see [`final_margin`] for finished ones.
     pub fn evaluate(&self, position: &Position) -> Score {
+        if position.phase() == dvonn_core::Phase::Placement {
+            return self.placement.evaluate(position);
+        }
         Score::from_centipieces(self.weights.apply(&features(position)))
     }
 
     /// The value of a search leaf: the final margin, proven, when the game
     /// is over; the evaluation otherwise.
     pub(crate) fn evaluate_leaf(&self, position: &Position) -> (Score, bool) {
+        if position.phase() == dvonn_core::Phase::Placement {
+            return (self.placement.evaluate(position), false);
+        }
         match features_and_end(position) {
             (_, true) => (final_margin(position), true),
             (features, false) => (Score::from_centipieces(self.weights.apply(&features)), false),

@@ -1,16 +1,12 @@
 //! The placement phase: where to put the pieces.
 //!
-//! The engine's own strategy is Monte-Carlo tree search over placements
-//! ([`PlacementStrategy::MonteCarlo`]): thousands of fast playouts of the
-//! rest of the game per move, with RAVE so that a cell that tends to win
-//! anywhere in a playout gets credit early. The last few placements, where
-//! the tree is small, are searched by alpha-beta right into the movement
-//! phase instead (see [`Engine`](crate::Engine)). The two simple strategies
-//! are baselines for matches and for weak levels.
-
-mod monte_carlo;
-
-pub(crate) use monte_carlo::MonteCarlo;
+//! The engine's own strategy ([`PlacementStrategy::Search`]) searches the
+//! placements with the same alpha-beta search as the movements, judging
+//! unfinished boards with the [placement evaluation](crate::eval::placement)
+//! and, once the search reaches the full board, the movement evaluation.
+//! The two simple strategies here are baselines for matches and for weak
+//! levels; they too search the last few placements into the movement
+//! phase (see [`Engine`](crate::Engine)).
 
 use dvonn_core::{Bitboard, Move, Position};
 use rand::Rng;
@@ -19,9 +15,11 @@ use rand::seq::IteratorRandom;
 /// How the engine chooses its placements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PlacementStrategy {
-    /// Monte-Carlo tree search with playouts of the whole rest of the game.
+    /// Alpha-beta search over the placements, judged by the placement
+    /// evaluation until the board is full and by the movement evaluation
+    /// after.
     #[default]
-    MonteCarlo,
+    Search,
     /// A simple heuristic: DVONN pieces in the middle, own pieces next to
     /// DVONN pieces when possible (the baseline a strong strategy must beat).
     Heuristic,

@@ -128,7 +128,7 @@ pub struct SearchResult {
     pub depth: u32,
     /// The deepest ply reached.
     pub seldepth: u32,
-    /// Nodes searched, all threads together (playouts in placement).
+    /// Nodes searched, all threads together.
     pub nodes: u64,
     /// Time used.
     pub elapsed: Duration,
@@ -295,7 +295,7 @@ fn iterative_deepening(
             observer.on_iteration(&info);
             // A proven value will not change; the next iteration usually
             // takes several times longer than all before it.
-            if value.proven || !shared.deadlines.may_start(0.45) {
+            if value.proven || !shared.deadlines.may_start(crate::time::ITERATION_START) {
                 break;
             }
         }

@@ -143,6 +143,32 @@ fn every_exact_configuration_returns_the_negamax_value() {
     assert!(checked >= 18 * 24, "{checked} searches");
 }
 
+/// Placement searches, judged by the placement evaluation and, across the
+/// end of the placement, by the movement evaluation: the search returns the
+/// negamax value, and a move of that value.
+#[test]
+fn placement_searches_return_the_negamax_value() {
+    let evaluator = Evaluator::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(49);
+    for (placed, depth) in [(3, 2), (12, 2), (30, 2), (43, 3), (45, 4), (47, 3)] {
+        let mut position = Position::new();
+        while position.placed() < placed {
+            let &mv = position.legal_moves().choose(&mut rng).expect("the board is not full");
+            position.play_unchecked(mv);
+        }
+        let expected = negamax(&evaluator, &position, depth, 0);
+        for options in [SearchOptions::EXACT, SearchOptions { transposition_table: false, ..SearchOptions::EXACT }] {
+            let (value, best, _) = searched(&position, depth as u32, options, 1);
+            assert_eq!(value, expected, "{position} depth {depth} {options:?}");
+            let mut child = position;
+            child.play_unchecked(best);
+            let best_value = negamax(&evaluator, &child, depth - 1, 1);
+            let best_value = if child.side_to_move() == position.side_to_move() { best_value } else { -best_value };
+            assert_eq!(best_value, expected, "{position}: {best} is not a best move");
+        }
+    }
+}
+
 #[test]
 fn proven_values_are_the_values_of_the_game() {
     let mut rng = ChaCha8Rng::seed_from_u64(49);
@@ -168,7 +194,8 @@ fn proven_values_are_the_values_of_the_game() {
 #[test]
 fn each_pruning_technique_searches_fewer_nodes() {
     // The full board at the start of the movement phase, to depth 6.
-    let start: Position = crate::bench::POSITIONS[0].parse().expect("bench position");
+    let start: Position =
+        "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().expect("a position string");
     let nodes = |options| run_search(&start, 6, options, 1, false).nodes;
     let unpruned = nodes(SearchOptions::EXACT);
     let techniques = [

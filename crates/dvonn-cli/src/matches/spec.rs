@@ -9,14 +9,15 @@
 //! |---|---|---|
 //! | `level` | beginner, casual, club, expert, master | a [`Level`]'s configuration and limit |
 //! | `depth` | plies | search depth per move |
-//! | `nodes` | count | nodes (playouts in placement) per move |
+//! | `nodes` | count | nodes per move |
 //! | `time` | seconds | time per move |
 //! | `clock` | seconds | time for the whole game, shared out by the engine; a player whose clock runs out loses |
 //! | `threads` | count | search threads |
 //! | `parallel` | lazy, ybwc | how the threads share the search: Lazy SMP or young brothers wait |
 //! | `hash` | MiB | transposition table size (default 16) |
 //! | `eval` | tuned, hand, pieces | evaluation weights |
-//! | `placement` | mc, heuristic, random | placement strategy |
+//! | `placement` | search, heuristic, random | placement strategy |
+//! | `placement-weights` | file | placement evaluation weights (`dvonn tune-placement fit`) |
 //!
 //! `random` is a player that picks uniformly random legal moves (the floor
 //! every engine must beat every time).
@@ -153,14 +154,18 @@ impl Spec {
                 }
                 "placement" => {
                     spec.config.placement = match value.to_ascii_lowercase().as_str() {
-                        "mc" | "montecarlo" => PlacementStrategy::MonteCarlo,
+                        "search" => PlacementStrategy::Search,
                         "heuristic" => PlacementStrategy::Heuristic,
                         "random" => PlacementStrategy::Random,
-                        _ => bail!("{}: expected mc, heuristic or random", context()),
+                        _ => bail!("{}: expected search, heuristic or random", context()),
                     }
                 }
+                "placement-weights" => {
+                    spec.config.placement_eval =
+                        crate::args::parse_placement_weights(value).map_err(anyhow::Error::msg)?;
+                }
                 _ => bail!(
-                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, parallel, hash, eval or placement (or cmd:<program>)"
+                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, parallel, hash, eval, placement or placement-weights (or cmd:<program>)"
                 ),
             }
         }
