@@ -7,7 +7,7 @@
 //! cargo run --release --example ai_vs_ai -- --a master --b club --random-setup --quiet
 //! ```
 //!
-//! A player is `full` (the engine as it plays CodeCup: Monte-Carlo
+//! A player is `full` (the engine as it plays CodeCup: searched
 //! placement, tuned evaluation, sharing a game clock), `baseline` (the same
 //! search with heuristic placement and a pieces-only evaluation), or a level
 //! (`beginner`, `casual`, `club`, `expert`, `master`) with that level's own
@@ -163,8 +163,8 @@ fn main() -> Result<(), String> {
             let Some(mv) = result.best_move else { break };
             let before = position;
             let removed = position.play(mv).expect("the engine plays legal moves");
-            // Placements by Monte-Carlo count playouts as nodes; a move
-            // without search (forced, or a heuristic placement) counts none.
+            // A move without search (forced, or a heuristic placement)
+            // counts no nodes.
             let detail = if result.nodes == 0 {
                 "no search".to_string()
             } else {
