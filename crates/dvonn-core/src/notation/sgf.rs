@@ -52,6 +52,10 @@
 //! the player whose turn it is; the moves themselves are checked by
 //! [`GameRecord::replay`]. When they replay legally to the end of the game,
 //! the score becomes the result.
+//!
+//! **Bytes.** [`read`] takes text; [`read_bytes`] reads the bytes of a file
+//! in the charset its `CA` property names, Latin-1 by default (see
+//! [`decode`]).
 
 use crate::cell::Cell;
 use crate::color::Color;
@@ -60,6 +64,10 @@ use crate::notation::fill_result;
 use crate::notation::record::{GameRecord, RecordResult};
 use crate::notation::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
 use crate::position::Position;
+
+mod charset;
+
+pub use charset::decode;
 
 /// What is wrong with an SGF record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -103,6 +111,13 @@ pub enum SgfErrorKind {
     /// More moves than any game has.
     #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
     TooManyMoves,
+    /// A `CA` property naming a charset this reader does not know.
+    #[error("unsupported charset {0:?} (CA): this reader knows UTF-8 and ISO-8859-1 (Latin-1)")]
+    UnsupportedCharset(String),
+    /// A byte that is not UTF-8 in a file declared UTF-8 (by `CA` or by its
+    /// byte-order mark, which this names).
+    #[error("{0} says the file is UTF-8, but this byte is not")]
+    NotUtf8(&'static str),
 }
 
 /// An SGF record that could not be read: what and where (1-based line and
@@ -361,6 +376,17 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
     record.fill_forced_placement();
     fill_result(&mut record);
     Ok(record)
+}
+
+/// Reads the bytes of an SGF file: [`decode`], then [`read`].
+///
+/// ```
+/// use dvonn_core::notation::sgf;
+/// let record = sgf::read_bytes(b"(;GM[Dvonn]RE[Partie gagn\xe9e par X];P0[1 dropb E 3];P0[2 done])").unwrap();
+/// assert_eq!(record.tag("SgfResult"), Some("Partie gagnée par X"));
+/// ```
+pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, SgfError> {
+    read(&decode(bytes)?)
 }
 
 /// Whether `action` is one of the move actions.
