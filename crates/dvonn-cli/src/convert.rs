@@ -1,18 +1,29 @@
 //! `dvonn convert`: convert games between formats, or extract a position
 //! from a game.
 //!
-//! The input is read in any format of [`dvonn_core::notation`] (detected,
+//! Each input is read in any format of [`dvonn_core::notation`] (detected,
 //! or named with `--from`), replayed through the rules (an illegal move is
 //! an error naming its number), and written in the `--to` format.
+//!
+//! One input file is written to `-o OUT` or standard output, and an error
+//! stops the command. Several files, or a directory (its files, not its
+//! subdirectories, by name), are converted one by one into the directory
+//! `-o DIR`, each as `DIR/<name>.<extension>` (`OutputFormat::extension`),
+//! under a progress bar on standard error (only when it is a terminal). A
+//! file that cannot be converted is refused and the others go on; at the
+//! end a summary on standard output says how many were read and refused,
+//! with one line per refused file naming it and saying why, and the exit
+//! status is non-zero when any was refused.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use dvonn_core::notation::{Format, write};
 use dvonn_core::{GameRecord, RecordResult, Replay};
 
 use crate::input::read_game;
-use crate::output::emit;
+use crate::output::{emit, progress_bar};
 
 /// The formats `dvonn convert` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -53,16 +64,34 @@ pub enum OutputFormat {
     Position,
 }
 
+impl OutputFormat {
+    /// The extension of the files a conversion into a directory writes:
+    /// `dvonn`, `lg`, `codecup`, `position`.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Record => "dvonn",
+            OutputFormat::Lg => "lg",
+            OutputFormat::Codecup => "codecup",
+            OutputFormat::Position => "position",
+        }
+    }
+}
+
 /// Arguments of `dvonn convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game to convert (our game record, Little Golem, BoardSpace SGF or
-    /// a CodeCup log; the format is detected unless --from names it), or `-`
-    /// for standard input.
-    #[arg(value_name = "IN")]
-    pub input: PathBuf,
-    /// Write to this file instead of standard output (`-`: standard output).
-    /// An existing file is kept unless --force.
+    /// The games to convert: files (our game record, Little Golem, BoardSpace
+    /// SGF or a CodeCup log; the format is detected unless --from names it),
+    /// directories (every file in them, not their subdirectories), or `-` for
+    /// standard input. Several files or a directory need -o DIR.
+    #[arg(value_name = "IN", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// One input file: write to this file instead of standard output (`-`:
+    /// standard output). Several files or a directory, or an OUT that is a
+    /// directory or ends with `/`: the directory to write each game into, as
+    /// `OUT/<name>.dvonn` (`.lg`, `.codecup`, `.position`), created if needed; a
+    /// summary of the files read and refused goes to standard output. An
+    /// existing file is kept unless --force.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// The format to write: a game record, a Little Golem transcript, a
@@ -83,10 +112,28 @@ pub struct Args {
 
 /// Runs `dvonn convert`.
 pub fn run(args: &Args) -> Result<()> {
-    let name = args.input.display();
-    let (record, replay) = read_game(&args.input, args.from.map(InputFormat::format))?;
+    let directory = args.output.as_deref().filter(|out| is_directory_name(out));
+    match (args.inputs.as_slice(), directory) {
+        ([input], None) if !input.is_dir() => {
+            let text = convert(input, args)?;
+            emit(args.output.as_deref(), text.as_bytes(), args.force)
+        }
+        _ => convert_all(args),
+    }
+}
+
+/// Whether the output `out` names a directory: one that exists, or a name
+/// ending with a path separator.
+fn is_directory_name(out: &Path) -> bool {
+    out.is_dir() || out.as_os_str().to_string_lossy().ends_with(std::path::is_separator)
+}
+
+/// The game in `input` in the `--to` format.
+fn convert(input: &Path, args: &Args) -> Result<String> {
+    let name = input.display();
+    let (record, replay) = read_game(input, args.from.map(InputFormat::format))?;
     let ply = checked_ply(args.ply, &replay).with_context(|| format!("{name}"))?;
-    let text = match args.to {
+    Ok(match args.to {
         OutputFormat::Position => format!("{}\n", replay.positions[ply]),
         OutputFormat::Record | OutputFormat::Lg | OutputFormat::Codecup => {
             let format = match args.to {
@@ -97,8 +144,103 @@ pub fn run(args: &Args) -> Result<()> {
             let record = truncated(&record, &replay, ply);
             write(&record, format).with_context(|| format!("cannot write {name} as a {format}"))?
         }
+    })
+}
+
+/// Converts every input file into the `-o` directory, refusing the files
+/// that cannot be converted, and prints the summary.
+fn convert_all(args: &Args) -> Result<()> {
+    let Some(directory) = args.output.as_deref().filter(|out| *out != Path::new("-")) else {
+        match args.inputs.as_slice() {
+            [directory] => bail!(
+                "{} is a directory, not a file: to convert the files in it, give -o DIR, the directory to write them into",
+                directory.display()
+            ),
+            _ => bail!("converting several files needs -o DIR, the directory to write them into"),
+        }
     };
-    emit(args.output.as_deref(), text.as_bytes(), args.force)
+    let files = input_files(&args.inputs)?;
+    if directory.exists() && !directory.is_dir() {
+        bail!("{} is not a directory: several files are converted into a directory", directory.display());
+    }
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("cannot create the directory {}", directory.display()))?;
+    let progress = progress_bar(files.len() as u64, "{bar:30} {pos}/{len} files [{elapsed_precise}, {eta} left]");
+    // Which input each output file comes from, to refuse a second one.
+    let mut sources: HashMap<PathBuf, &Path> = HashMap::new();
+    let mut refused = Vec::new();
+    for input in &files {
+        let target = directory.join(output_name(input, args.to));
+        let outcome = match sources.get(&target) {
+            Some(first) => Err(anyhow!(
+                "{}: it would be written to {}, as {} is",
+                input.display(),
+                target.display(),
+                first.display()
+            )),
+            None => {
+                sources.insert(target.clone(), input);
+                convert(input, args).and_then(|text| {
+                    emit(Some(&target), text.as_bytes(), args.force).with_context(|| format!("{}", input.display()))
+                })
+            }
+        };
+        if let Err(error) = outcome {
+            refused.push(error);
+        }
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let total = files.len();
+    outln!(
+        "{} read, {} refused ({total} files; written to {})",
+        total - refused.len(),
+        refused.len(),
+        directory.display()
+    )?;
+    for error in &refused {
+        // One line per file, whatever the error quotes.
+        outln!("refused: {}", format!("{error:#}").replace(['\n', '\r'], " "))?;
+    }
+    if !refused.is_empty() {
+        bail!("{} of {total} files refused", refused.len());
+    }
+    Ok(())
+}
+
+/// The files named by `inputs`: a directory stands for the files in it
+/// (not its subdirectories nor hidden files), sorted by name; standard
+/// input cannot be one of several inputs.
+fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input == Path::new("-") {
+            bail!("standard input (-) can only be converted alone, not with other files or into a directory");
+        }
+        if !input.is_dir() {
+            files.push(input.clone());
+            continue;
+        }
+        let name = input.display();
+        let mut inside = Vec::new();
+        for entry in std::fs::read_dir(input).with_context(|| format!("cannot read the directory {name}"))? {
+            let entry = entry.with_context(|| format!("cannot read the directory {name}"))?;
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if !hidden && entry.path().is_file() {
+                inside.push(entry.path());
+            }
+        }
+        inside.sort();
+        files.extend(inside);
+    }
+    Ok(files)
+}
+
+/// The name of the file the game in `input` is written to: its name without
+/// the extension, and the extension of `format`.
+fn output_name(input: &Path, format: OutputFormat) -> String {
+    let stem = input.file_stem().map_or_else(|| "game".into(), |stem| stem.to_string_lossy());
+    format!("{stem}.{}", format.extension())
 }
 
 /// The ply `requested` (default: the last), checked against the game.
@@ -121,4 +263,24 @@ fn truncated(record: &GameRecord, replay: &Replay, ply: usize) -> GameRecord {
     cut.moves = replay.moves[..ply].to_vec();
     cut.result = RecordResult::of_position(&replay.positions[ply]);
     cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_names_keep_the_stem_and_take_the_format_extension() {
+        assert_eq!(output_name(Path::new("games/2009/x.sgf"), OutputFormat::Record), "x.dvonn");
+        assert_eq!(output_name(Path::new("x.tar.sgf"), OutputFormat::Lg), "x.tar.lg");
+        assert_eq!(output_name(Path::new("noext"), OutputFormat::Codecup), "noext.codecup");
+        assert_eq!(output_name(Path::new("/"), OutputFormat::Position), "game.position");
+    }
+
+    #[test]
+    fn an_output_ending_with_a_separator_is_a_directory() {
+        assert!(is_directory_name(Path::new("surely-not-here/")));
+        assert!(!is_directory_name(Path::new("surely-not-here")));
+        assert!(is_directory_name(&std::env::temp_dir()));
+    }
 }

@@ -1,12 +1,13 @@
 //! Reading the files, standard input and input lines the subcommands take,
 //! with a size limit and a clear message for anything that is not text, and
-//! reading the games in them.
+//! reading the games in them. BoardSpace SGF files are decoded in the
+//! charset they declare (Latin-1 by default), every other file is UTF-8.
 
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use dvonn_core::notation::read_any;
+use dvonn_core::notation::{ReadError, read_any, sgf};
 use dvonn_core::{Format, GameRecord, Replay};
 
 /// The largest input any subcommand reads: game records and positions are
@@ -15,7 +16,8 @@ use dvonn_core::{Format, GameRecord, Replay};
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 
 /// The text of `path` (`-`: standard input), refusing files larger than
-/// [`MAX_INPUT_BYTES`] and bytes that are not UTF-8.
+/// [`MAX_INPUT_BYTES`]. A BoardSpace SGF file (as [`Format::detect`] tells)
+/// is decoded by [`sgf::decode`]; any other file must be UTF-8.
 pub fn read_text(path: &Path) -> Result<String> {
     let name = path.display();
     let too_large = || anyhow!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
@@ -40,6 +42,13 @@ pub fn read_text(path: &Path) -> Result<String> {
     }
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(too_large());
+    }
+    // Only ASCII bytes decide the format, so a lossy reading tells it.
+    if Format::detect(&String::from_utf8_lossy(&bytes)) == Some(Format::Sgf) {
+        return match sgf::decode(&bytes) {
+            Ok(text) => Ok(text.into_owned()),
+            Err(error) => Err(ReadError::Sgf(error)).with_context(|| format!("cannot read {name}")),
+        };
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(text),

@@ -49,7 +49,7 @@ enum Command {
     Match(matches::Args),
     /// Play as a CodeCup 2011 player over standard input and output.
     Codecup(codecup::Args),
-    /// Convert a game between formats, or extract a position from it.
+    /// Convert games between formats (a file, several files or a directory), or extract a position.
     Convert(convert::Args),
     /// Draw a position or a game's position as SVG or as a text diagram.
     Render(render::Args),

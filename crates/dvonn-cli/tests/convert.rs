@@ -132,3 +132,166 @@ fn formats_that_cannot_hold_the_game_say_why() {
     let text = success(&dvonn_with_input(["convert", "-", "--to", "position"], record.as_bytes()));
     assert_eq!(text, "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m\n");
 }
+
+/// The hand-made files modelled on BoardSpace's DVONN archive (see the core
+/// crate's `tests/records/README.md`), with the game of games.txt each holds.
+const ARCHIVE_LIKE: [(&str, usize); 6] = [
+    ("boardspace-clock-nodes.sgf", 0),
+    ("boardspace-latin1.sgf", 2),
+    ("boardspace-ca-utf8.sgf", 3),
+    ("boardspace-repeated-pickb.sgf", 4),
+    ("boardspace-reset.sgf", 0),
+    ("boardspace-second-tree.sgf", 1),
+];
+
+#[test]
+fn archive_like_sgf_files_convert_replay_and_render() {
+    let games = games();
+    for (name, game) in ARCHIVE_LIKE {
+        let game = &games[game];
+        let path = sample_record(name);
+        let record = GameRecord::parse(&success(&dvonn(["convert", arg(&path)]))).unwrap();
+        assert_eq!(record.moves, game.moves, "{name}");
+        assert_eq!(record.result.to_string(), game.score, "{name}");
+        assert!(record.tag("WhiteTime").is_some(), "{name}: the final clocks are kept");
+        let replay = success(&dvonn(["replay", arg(&path)]));
+        assert_eq!(replay.lines().last(), Some(game.score.as_str()), "{name}");
+        let svg = success(&dvonn(["render", arg(&path)]));
+        assert!(svg.contains("<svg") && svg.contains(&format!("after ply {}", game.moves.len())), "{name}");
+        let diagram = success(&dvonn(["render", arg(&path), "--format", "txt", "--ply", "49"]));
+        assert!(!diagram.is_empty());
+    }
+    // Latin-1 names come out as UTF-8, from a file and from standard input.
+    let latin1 = fs::read(sample_record("boardspace-latin1.sgf")).unwrap();
+    for text in [success(&dvonn(["convert", arg(&sample_record("boardspace-latin1.sgf"))])), canonical_bytes(&latin1)] {
+        assert!(
+            text.contains("[Black \"Jérôme\"]\n") && text.contains("[SgfResult \"Partie gagnée par Jérôme\"]\n"),
+            "{text}"
+        );
+    }
+}
+
+/// What `convert` writes for the bytes `input` on standard input.
+fn canonical_bytes(input: &[u8]) -> String {
+    success(&dvonn_with_input(["convert", "-"], input))
+}
+
+/// A BoardSpace file whose second placement lands on the first.
+const ON_AN_OCCUPIED_CELL: &str = "(;\nGM[Dvonn] VV[1]\nSU[dvonn]\n; P0[0 Start P0]\n; P0[1 dropb E 3]\n; P0[2 done]\n; P1[3 dropb E 3]\n; P1[4 done]\n)\n";
+
+#[test]
+fn a_truncated_or_rule_breaking_sgf_is_one_line_of_error() {
+    let whole = fs::read(sample_record("boardspace-clock-nodes.sgf")).unwrap();
+    failure(&dvonn_with_input(["convert", "-"], &whole[..1]), "cannot read -: cannot tell the format of the text");
+    for cut in [2, 40, whole.len() / 2, whole.len() - 3] {
+        let output = dvonn_with_input(["convert", "-"], &whole[..cut]);
+        failure(&output, "cannot read -: BoardSpace SGF record: line ");
+    }
+    failure(&dvonn_with_input(["convert", "-"], ON_AN_OCCUPIED_CELL.as_bytes()), "-: move 1 (ply 1) E3 is illegal: ");
+}
+
+/// The lines of `text` that start with `refused: `, sorted.
+fn refused_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().filter(|line| line.starts_with("refused: ")).collect();
+    lines.sort_unstable();
+    lines
+}
+
+#[test]
+fn a_directory_converts_into_a_directory_with_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let games_dir = dir.path().join("games");
+    fs::create_dir(&games_dir).unwrap();
+    for (name, _) in ARCHIVE_LIKE {
+        fs::copy(sample_record(name), games_dir.join(name)).unwrap();
+    }
+    let whole = fs::read(sample_record("boardspace-reset.sgf")).unwrap();
+    let cut = whole.len() / 3 + whole[whole.len() / 3..].iter().position(|&b| b == b'\n').unwrap();
+    fs::write(games_dir.join("truncated.sgf"), &whole[..cut]).unwrap();
+    fs::write(games_dir.join("occupied.sgf"), ON_AN_OCCUPIED_CELL).unwrap();
+    fs::write(games_dir.join("notes.txt"), "hello\n").unwrap();
+    // Neither a subdirectory nor a hidden file is read.
+    fs::create_dir(games_dir.join("sub")).unwrap();
+    fs::write(games_dir.join(".hidden.sgf"), "x").unwrap();
+    let out = dir.path().join("out");
+    let output = dvonn(["convert", arg(&games_dir), "--to", "record", "-o", &format!("{}/", arg(&out))]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert_eq!(stderr, "dvonn: 3 of 9 files refused\n");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let name = |file: &str| games_dir.join(file).display().to_string();
+    assert_eq!(stdout.lines().next().unwrap(), format!("6 read, 3 refused (9 files; written to {}/)", out.display()));
+    let mut expected = [
+        format!("refused: {}: move 1 (ply 1) E3 is illegal: E3 is not empty", name("occupied.sgf")),
+        format!(
+            "refused: cannot read {}: cannot tell the format of the text: it is not a game record, a Little Golem transcript, a BoardSpace SGF record or a CodeCup log (see Format::detect)",
+            name("notes.txt")
+        ),
+        format!(
+            "refused: cannot read {}: BoardSpace SGF record: line 1, column 1: SGF syntax: '(' without a matching ')'",
+            name("truncated.sgf")
+        ),
+    ];
+    expected.sort();
+    assert_eq!(refused_lines(&stdout), expected);
+    let mut expected: Vec<String> = ARCHIVE_LIKE.iter().map(|(name, _)| name.replace(".sgf", ".dvonn")).collect();
+    expected.sort();
+    assert_eq!(file_names(&out), expected);
+    let games = games();
+    for (name, game) in ARCHIVE_LIKE {
+        let text = fs::read_to_string(out.join(name.replace(".sgf", ".dvonn"))).unwrap();
+        assert_eq!(GameRecord::parse(&text).unwrap().moves, games[game].moves, "{name}");
+    }
+}
+
+#[test]
+fn several_files_convert_with_exit_status_zero_when_all_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let inputs: Vec<String> = ARCHIVE_LIKE[..3].iter().map(|(name, _)| arg(&sample_record(name)).to_string()).collect();
+    let mut args = vec!["convert".to_string()];
+    args.extend(inputs.iter().cloned());
+    args.extend(["--to", "lg", "-o", arg(&out)].map(String::from));
+    let stdout = success(&dvonn(&args));
+    assert_eq!(stdout, format!("3 read, 0 refused (3 files; written to {})\n", out.display()));
+    assert_eq!(file_names(&out), ["boardspace-ca-utf8.lg", "boardspace-clock-nodes.lg", "boardspace-latin1.lg"]);
+    // Again: the files are there, and kept without --force.
+    let output = dvonn(&args);
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "dvonn: 3 of 3 files refused\n");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(stdout.lines().filter(|l| l.ends_with("exists; use --force to overwrite it")).count(), 3, "{stdout}");
+    args.push("--force".to_string());
+    success(&dvonn(&args));
+}
+
+#[test]
+fn batch_conversion_refuses_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = sample_record("boardspace-reset.sgf");
+    let b = sample_record("handmade-boardspace.sgf");
+    failure(&dvonn(["convert", arg(&a), arg(&b)]), "converting several files needs -o DIR");
+    failure(
+        &dvonn(["convert", arg(dir.path())]),
+        &format!("{} is a directory, not a file: to convert the files in it, give -o DIR", dir.path().display()),
+    );
+    failure(&dvonn(["convert", arg(&a), "-", "-o", arg(dir.path())]), "standard input (-) can only be converted alone");
+    let file = dir.path().join("file");
+    fs::write(&file, "x").unwrap();
+    failure(&dvonn(["convert", arg(&a), arg(&b), "-o", arg(&file)]), "is not a directory");
+    // Two inputs with one output name: the second is refused.
+    let copy = dir.path().join("boardspace-reset.txt");
+    fs::copy(&a, &copy).unwrap();
+    let out = dir.path().join("out");
+    let output = dvonn(["convert", arg(&a), arg(&copy), "-o", arg(&out)]);
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "dvonn: 1 of 2 files refused\n");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.ends_with(&format!(
+            "refused: {}: it would be written to {}, as {} is\n",
+            copy.display(),
+            out.join("boardspace-reset.dvonn").display(),
+            a.display()
+        )),
+        "{stdout}"
+    );
+}

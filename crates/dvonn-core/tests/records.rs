@@ -98,92 +98,265 @@ fn every_game_round_trips_through_a_codecup_log() {
     }
 }
 
-/// The game `moves` as a BoardSpace SGF record, each ply in one of several
-/// styles (robot, human, taken back), so that every action is exercised.
-fn boardspace_sgf(moves: &[Move], resign: Option<Color>) -> String {
+/// How [`boardspace_sgf`] writes a ply: bits of one byte. The first three
+/// choose among the ways a valid file writes a move; the others insert
+/// what real files hold besides, none of which changes the move.
+mod style {
+    /// A robot's `move C r D s` and `pass` instead of a human's clicks.
+    pub const ROBOT: u8 = 1;
+    /// A `pick wr 0` (or `br`) before a placement's `dropb`.
+    pub const PICK_FIRST: u8 = 2;
+    /// Actions in upper case.
+    pub const UPPER_CASE: u8 = 4;
+    /// The styles of a valid file.
+    pub const BASE: u8 = ROBOT | PICK_FIRST | UPPER_CASE;
+    /// First a drop back: a piece dropped on another cell and taken back,
+    /// or a stack dropped on another cell, taken back and put back.
+    pub const DROP_BACK: u8 = 8;
+    /// A pick recorded twice (the take-back's `pickb` with `DROP_BACK`).
+    pub const REPEATED_PICK: u8 = 16;
+    /// First a wrong start, taken back by `reset`.
+    pub const RESET: u8 = 32;
+    /// A node of both clocks before the ply.
+    pub const CLOCK_NODE: u8 = 64;
+    /// The player's clock in the node of the ply's `done`.
+    pub const CLOCK_IN_DONE: u8 = 128;
+}
+
+/// The cell as BoardSpace writes it: `C 3`.
+fn spaced(cell: dvonn_core::Cell) -> String {
+    let name = cell.to_string();
+    format!("{} {}", &name[..1], &name[1..])
+}
+
+/// The game `moves` as a BoardSpace SGF record, ply `ply` written in the
+/// style `style(ply)` (see [`style`]), then the resignation of `resign`.
+/// The moves are legal, but the last may break the rules.
+fn boardspace_sgf(moves: &[Move], style: &dyn Fn(usize) -> u8, resign: Option<Color>) -> String {
     let mut out = String::from("(;GM[Dvonn]VV[1]SU[dvonn]P0[id \"Ann\"]P1[id \"Bob\"]\n;P0[0 Start P0]\n");
     let mut index = 1;
-    let mut node = |player: usize, action: String| {
-        out.push_str(&format!(";P{player}[{index} {action}]\n"));
-        index += 1;
-    };
-    let spaced = |cell: dvonn_core::Cell| {
-        let name = cell.to_string();
-        format!("{} {}", &name[..1], &name[1..])
-    };
     let mut position = Position::new();
-    let mut passes = 0;
     for (ply, &mv) in moves.iter().enumerate() {
+        let bits = style(ply);
+        let has = |flag: u8| bits & flag != 0;
         let player = position.side_to_move().index();
         let rack = if player == 0 { "wr" } else { "br" };
-        match mv {
-            Move::Place(cell) => match ply % 3 {
-                0 => node(player, format!("dropb {}", spaced(cell))),
-                1 => {
-                    node(player, format!("pick {rack} 0"));
-                    node(player, format!("dropb {}", spaced(cell)));
+        let mut actions: Vec<String> = Vec::new();
+        // Another cell to drop on and take back: an empty cell for a
+        // placement, another landing cell for a movement.
+        let other = match mv {
+            Move::Place(cell) => (!position.occupied()).into_iter().find(|c| *c != cell),
+            Move::Jump { from, to } => position
+                .legal_moves()
+                .iter()
+                .find_map(|m| match *m {
+                    Move::Jump { from: f, to: t } if f == from && t != to => Some(t),
+                    _ => None,
+                })
+                .or(Some(to)),
+            Move::Pass => None,
+        };
+        if has(style::RESET) {
+            match (mv, other) {
+                (Move::Place(cell), other) => actions.push(format!("dropb {}", spaced(other.unwrap_or(cell)))),
+                (Move::Jump { from, to }, other) => {
+                    actions.push(format!("pickb {}", spaced(from)));
+                    actions.push(format!("dropb {}", spaced(other.unwrap_or(to))));
                 }
-                _ => {
-                    // Dropped on another empty cell first, then taken back.
-                    let other = (!position.occupied()).into_iter().find(|c| *c != cell).unwrap_or(cell);
-                    node(player, format!("dropb {}", spaced(other)));
-                    node(player, format!("pickb {}", spaced(other)));
-                    node(player, format!("dropb {}", spaced(cell)));
-                }
-            },
-            Move::Jump { from, to } => match ply % 4 {
-                0 => node(player, format!("move {} {}", spaced(from), spaced(to))),
-                1 => {
-                    node(player, format!("pickb {}", spaced(from)));
-                    node(player, format!("dropb {}", spaced(to)));
-                }
-                2 => {
-                    node(player, format!("pickb {}", spaced(from)));
-                    node(player, format!("dropb {}", spaced(from)));
-                    node(player, format!("PICKB {}", spaced(from)));
-                    node(player, format!("DROPB {}", spaced(to)));
-                }
-                _ => {
-                    node(player, format!("Pickb {}", spaced(from)));
-                    node(player, format!("Dropb {}", spaced(to)));
-                    node(player, format!("Pickb {}", spaced(to)));
-                    node(player, format!("Dropb {}", spaced(to)));
-                }
-            },
-            Move::Pass => {
-                passes += 1;
-                if passes % 2 == 0 {
-                    node(player, "pass".to_string());
-                }
+                (Move::Pass, _) => actions.push("pass".to_string()),
+            }
+            actions.push("reset".to_string());
+        }
+        if let (true, Some(other)) = (has(style::DROP_BACK), other) {
+            let lift = match mv {
+                Move::Jump { from, .. } => Some(from),
+                _ => None,
+            };
+            if let Some(from) = lift {
+                actions.push(format!("pickb {}", spaced(from)));
+            }
+            actions.push(format!("dropb {}", spaced(other)));
+            actions.push(format!("pickb {}", spaced(other)));
+            if has(style::REPEATED_PICK) {
+                actions.push(format!("pickb {}", spaced(other)));
+            }
+            if let Some(from) = lift {
+                actions.push(format!("dropb {}", spaced(from)));
+            }
+        } else if has(style::REPEATED_PICK) {
+            // The move's first pick, recorded twice (inserted before the move
+            // when it has none).
+            let pick = match mv {
+                Move::Place(_) => format!("pick {rack} 0"),
+                Move::Jump { from, .. } => format!("pickb {}", spaced(from)),
+                Move::Pass => String::new(),
+            };
+            if !pick.is_empty() {
+                actions.push(pick.clone());
+                actions.push(pick);
             }
         }
-        node(player, "done".to_string());
-        position.play(mv).unwrap();
+        match mv {
+            Move::Place(cell) => {
+                if has(style::PICK_FIRST) {
+                    actions.push(format!("pick {rack} 0"));
+                }
+                actions.push(format!("dropb {}", spaced(cell)));
+            }
+            Move::Jump { from, to } if has(style::ROBOT) => {
+                actions.push(format!("move {} {}", spaced(from), spaced(to)));
+            }
+            Move::Jump { from, to } => {
+                actions.push(format!("pickb {}", spaced(from)));
+                actions.push(format!("dropb {}", spaced(to)));
+            }
+            // A human's pass is a bare `done`.
+            Move::Pass if has(style::ROBOT) => actions.push("pass".to_string()),
+            Move::Pass => {}
+        }
+        actions.push("done".to_string());
+        if has(style::CLOCK_NODE) {
+            out.push_str(&format!(";P0[time {} ]P1[time {} ]\n", clock(ply, 0), clock(ply, 1)));
+        }
+        for action in actions {
+            let action = if has(style::UPPER_CASE) { action.to_uppercase() } else { action };
+            out.push_str(&format!(";P{player}[{index} {action}]"));
+            if action.eq_ignore_ascii_case("done") && has(style::CLOCK_IN_DONE) {
+                out.push_str(&format!("P{player}[time {} ]", clock(ply, player)));
+            }
+            out.push('\n');
+            index += 1;
+        }
+        // Only the last move may break the rules (a record to refuse).
+        if let Err(error) = position.play(mv) {
+            assert_eq!(ply + 1, moves.len(), "ply {ply}: {error}");
+        }
     }
     if let Some(color) = resign {
-        node(color.index(), "resign".to_string());
-        node(color.index(), "done".to_string());
+        for action in ["resign", "done"] {
+            out.push_str(&format!(";P{}[{index} {action}]\n", color.index()));
+            index += 1;
+        }
     }
     out.push_str(")\n");
     out
 }
 
+/// A clock of `player` at `ply`, as BoardSpace writes it (H:MM:SS).
+fn clock(ply: usize, player: usize) -> String {
+    let seconds = ply * 7 + player * 3;
+    format!("0:{:02}:{:02}", seconds / 60, seconds % 60)
+}
+
 #[test]
 fn every_game_reads_from_a_boardspace_sgf() {
+    // Every style in turn, and all at once.
+    let styles: [&dyn Fn(usize) -> u8; 3] = [&|ply| (ply % 256) as u8, &|ply| ((ply * 37) % 256) as u8, &|_| u8::MAX];
     for (index, (score, moves)) in games().iter().enumerate() {
-        let text = boardspace_sgf(moves, None);
-        assert_eq!(Format::detect(&text), Some(Format::Sgf));
-        let record = sgf::read(&text).unwrap_or_else(|e| panic!("game {index}: {e}\n{text}"));
-        assert_eq!(record.moves, *moves, "game {index}");
-        assert_eq!(record.result, *score);
-        assert_eq!(record.tag("White"), Some("Ann"));
-        assert_eq!(record.tag("Black"), Some("Bob"));
+        for style in styles {
+            let text = boardspace_sgf(moves, style, None);
+            assert_eq!(Format::detect(&text), Some(Format::Sgf));
+            let record = sgf::read(&text).unwrap_or_else(|e| panic!("game {index}: {e}\n{text}"));
+            assert_eq!(record.moves, *moves, "game {index}");
+            assert_eq!(record.result, *score);
+            assert_eq!(record.tag("White"), Some("Ann"));
+            assert_eq!(record.tag("Black"), Some("Bob"));
+        }
     }
     // A resignation in the middle of a game.
     let (_, moves) = &games()[0];
-    let record = sgf::read(&boardspace_sgf(&moves[..60], Some(Color::White))).unwrap();
+    let record = sgf::read(&boardspace_sgf(&moves[..60], &|ply| (ply % 8) as u8, Some(Color::White))).unwrap();
     assert_eq!(record.moves, moves[..60]);
     assert_eq!(record.result, RecordResult::Resigned(Color::White));
+}
+
+/// The hand-made files modelled on the files of BoardSpace's DVONN archive,
+/// each standing for one thing the real files hold (see
+/// `tests/records/README.md`): its name, its bytes, and the game of
+/// games.txt it holds.
+const ARCHIVE_LIKE: [(&str, &[u8], usize); 6] = [
+    ("clock-nodes", include_bytes!("records/boardspace-clock-nodes.sgf"), 0),
+    ("latin1", include_bytes!("records/boardspace-latin1.sgf"), 2),
+    ("ca-utf8", include_bytes!("records/boardspace-ca-utf8.sgf"), 3),
+    ("repeated-pickb", include_bytes!("records/boardspace-repeated-pickb.sgf"), 4),
+    ("reset", include_bytes!("records/boardspace-reset.sgf"), 0),
+    ("second-tree", include_bytes!("records/boardspace-second-tree.sgf"), 1),
+];
+
+/// The archive-like file `name`.
+fn archive_like(name: &str) -> &'static [u8] {
+    ARCHIVE_LIKE.iter().find(|(n, ..)| *n == name).map(|(_, bytes, _)| *bytes).unwrap()
+}
+
+/// The actions of the move nodes of `text` (one node a line, as BoardSpace
+/// writes them), without their indexes.
+fn actions(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let value = line.strip_prefix("; P")?.split_once('[')?.1.split_once(']')?.0;
+            Some(value.split_once(' ').map_or(value, |(_, action)| action))
+        })
+        .collect()
+}
+
+#[test]
+fn archive_like_files_read_to_their_games() {
+    let games = games();
+    for (name, bytes, game) in ARCHIVE_LIKE {
+        let (score, moves) = &games[game];
+        let record = sgf::read_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(record.moves, *moves, "{name}");
+        assert_eq!(record.result, *score, "{name}");
+        record.replay().unwrap().check_result(record.result).unwrap();
+        assert!(record.tag("White").is_some() && record.tag("Black").is_some(), "{name}");
+        // Every one ends with both clocks.
+        assert!(record.tag("WhiteTime").is_some() && record.tag("BlackTime").is_some(), "{name}");
+    }
+}
+
+#[test]
+fn each_archive_like_file_holds_its_feature() {
+    let text = |name| String::from_utf8_lossy(archive_like(name)).into_owned();
+    // Clock nodes: between the phases, inside a move node, and at the end.
+    let clocks = text("clock-nodes");
+    assert!(clocks.contains(";\nP0[time 0:04:51 ]\nP1[time 0:00:12 ]\n; P0["), "{clocks}");
+    assert!(clocks.contains("done]P0[time 0:06:02 ]"), "{clocks}");
+    let record = sgf::read(&clocks).unwrap();
+    assert_eq!((record.tag("WhiteTime"), record.tag("BlackTime")), (Some("0:11:37"), Some("0:00:41")));
+    assert_eq!(record.tag("SgfResult"), Some("Game won by Dumbot"));
+
+    // Latin-1 without CA: not UTF-8, read as Latin-1.
+    let latin1 = archive_like("latin1");
+    assert!(std::str::from_utf8(latin1).is_err());
+    assert!(!latin1.windows(3).any(|w| w == b"CA["));
+    let record = sgf::read_bytes(latin1).unwrap();
+    assert_eq!(record.tag("White"), Some("Hervé"));
+    assert_eq!(record.tag("Black"), Some("Jérôme"));
+    assert_eq!(record.tag("SgfResult"), Some("Partie gagnée par Jérôme"));
+    assert_eq!(record.tag("GameName"), Some("Hervé-Jérôme-DVONN-2008-03-02-2041"));
+
+    // CA[UTF-8], with a name Latin-1 cannot write.
+    let record = sgf::read_bytes(archive_like("ca-utf8")).unwrap();
+    assert_eq!(record.tag("Black"), Some("Łukasz"));
+    assert_eq!(record.tag("White"), Some("Zoë"));
+
+    // The same pickb twice in a row, after a take-back (the archive's pattern).
+    let repeated = text("repeated-pickb");
+    let clicks = actions(&repeated);
+    assert!(clicks.windows(3).any(|w| w[0].starts_with("dropb") && w[1].starts_with("pickb") && w[1] == w[2]));
+
+    // reset, as BoardSpace writes it: an index, then the action.
+    assert!(text("reset").matches(" reset]").count() >= 10);
+
+    // A second game tree after the first.
+    let second = text("second-tree");
+    assert_eq!(second.matches("(;").count(), 2);
+    let record = sgf::read(&second).unwrap();
+    assert_eq!(record.tag("WhiteRanking"), Some("1532"));
+    assert_eq!(record.tag("BlackRanking"), Some("1710"));
+    for action in ["Start P0", "pick wr 0", "drop wr 0", "pickb", "dropb", "move", "pass]", "done"] {
+        assert!(second.contains(action), "{action}");
+    }
 }
 
 #[test]
@@ -215,6 +388,66 @@ fn the_sample_files_read() {
     assert_eq!(record.result, *score);
     assert_eq!(record.tag("White"), Some("./player --eval=100000"));
     record.replay().unwrap().check_result(record.result).unwrap();
+}
+
+#[test]
+fn a_file_cut_anywhere_is_refused_in_one_line() {
+    for (name, bytes, _) in ARCHIVE_LIKE {
+        // The first game tree ends at the first ')' (no value of these files holds one).
+        let tree_end = bytes.iter().position(|&b| b == b')').unwrap();
+        for cut in 0..bytes.len() {
+            match sgf::read_bytes(&bytes[..cut]) {
+                Ok(record) => {
+                    assert!(cut > tree_end, "{name} cut at byte {cut} reads");
+                    assert!(record.replay().is_ok(), "{name} cut at byte {cut}");
+                }
+                Err(error) => {
+                    let message = error.to_string();
+                    assert!(cut <= tree_end, "{name} cut at byte {cut}: {message}");
+                    assert!(!message.contains(['\n', '\r']), "{name} cut at byte {cut}: {message:?}");
+                }
+            }
+        }
+    }
+}
+
+/// The game `moves` as a BoardSpace file with every click, clock and reset
+/// of [`style`], read and replayed: the replay's error, which must exist.
+fn sgf_replay_error(moves: &[Move]) -> String {
+    let record = sgf::read(&boardspace_sgf(moves, &|_| u8::MAX, None)).unwrap();
+    assert_eq!(record.moves, moves);
+    record.replay().unwrap_err().to_string()
+}
+
+#[test]
+fn rule_breaking_sgf_is_refused_with_its_move_number() {
+    let (_, moves) = &games()[0];
+    // A placement on an occupied cell: ply 10 on the cell of ply 3.
+    let mut placed = moves[..11].to_vec();
+    placed[10] = placed[3];
+    assert_eq!(sgf_replay_error(&placed), format!("move 6 (ply 10) {0} is illegal: {0} is not empty", placed[3]));
+    // A stack that cannot move: at White's first movement every stack
+    // inside the full board is surrounded.
+    let mut position = Position::new();
+    for &mv in &moves[..49] {
+        position.play(mv).unwrap();
+    }
+    let (from, to) = dvonn_core::Cell::ALL
+        .iter()
+        .filter(|cell| position.stack_at(**cell).is_some_and(|stack| stack.owner() == Some(Color::White)))
+        .find_map(|&cell| {
+            let around = dvonn_core::Bitboard::from(cell).neighbours();
+            (around.len() == 6).then(|| (cell, around.first().unwrap()))
+        })
+        .unwrap();
+    let mut surrounded = moves[..50].to_vec();
+    surrounded[49] = Move::Jump { from, to };
+    assert_eq!(
+        sgf_replay_error(&surrounded),
+        format!(
+            "move 25 (ply 49) {from}{to} is illegal: the stack on {from} is surrounded on all six sides and cannot move"
+        )
+    );
 }
 
 /// Plays random legal moves from `start` (at most `plies`).
@@ -379,6 +612,7 @@ fn read_everywhere(text: &str) {
     let _ = GameRecord::parse(text);
     let _ = little_golem::read(text);
     let _ = sgf::read(text);
+    let _ = sgf::read_bytes(text.as_bytes());
     let _ = codecup::read(text);
     let _ = read_any(text, None);
     let _ = Format::detect(text);
@@ -488,5 +722,37 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         read_everywhere(&String::from_utf8_lossy(&bytes));
+        let _ = sgf::read_bytes(&bytes);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A game of games.txt (0 to 4) or a random game (5), written in the
+    /// styles `base` of a valid file, then again with clock nodes, repeated
+    /// picks, drop-backs and resets inserted as `inserted` says: the same
+    /// game is read.
+    #[test]
+    fn inserted_clocks_clicks_and_resets_never_change_the_game(
+        game in 0usize..6,
+        seed in any::<u64>(),
+        base in proptest::collection::vec(any::<u8>(), 1..200),
+        inserted in proptest::collection::vec(any::<u8>(), 1..200),
+    ) {
+        let moves = match games().get(game) {
+            Some((_, moves)) => moves.clone(),
+            None => random_game(Position::new(), 200, &mut StdRng::seed_from_u64(seed)),
+        };
+        let base_style = |ply: usize| base[ply % base.len()] & style::BASE;
+        let plain = sgf::read(&boardspace_sgf(&moves, &base_style, None)).unwrap();
+        let noisy_style = |ply: usize| base_style(ply) | (inserted[ply % inserted.len()] & !style::BASE);
+        let noisy = sgf::read(&boardspace_sgf(&moves, &noisy_style, None)).unwrap();
+        prop_assert_eq!(&plain.moves, &moves);
+        prop_assert_eq!(&noisy.moves, &plain.moves);
+        prop_assert_eq!(noisy.result, plain.result);
+        let clocks = |name: &str| name == "WhiteTime" || name == "BlackTime";
+        let tags: Vec<_> = noisy.tags.iter().filter(|(name, _)| !clocks(name)).cloned().collect();
+        prop_assert_eq!(tags, plain.tags);
     }
 }

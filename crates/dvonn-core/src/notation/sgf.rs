@@ -6,11 +6,15 @@
 //! this reader is written from `NOTATION.md`, from the structure of
 //! BoardSpace records of other games found in public code (the
 //! `(; GM[..] VV[1] SU[..] P0[id "name"] P1[id "name"] ; P0[0 Start P0]
-//! ; P0[1 ...] ; P0[2 done] ...)` layout), and from BoardSpace's DVONN
-//! source in the public `ddyer0/boardspace.net` repository
+//! ; P0[1 ...] ; P0[2 done] ... ; P0[time 0:00:47 ] P1[time 0:01:14 ])`
+//! layout), from BoardSpace's DVONN source in the public
+//! `ddyer0/boardspace.net` repository
 //! (`client/boardspace-java/boardspace-games/dvonn/`), whose move parser
-//! and board give the tokens and the coordinates below. Its tests use
-//! hand-made records. A real file that does not read is a bug to report.
+//! and board give the tokens and the coordinates below, and from a report
+//! of what the files of BoardSpace's DVONN archive (games of 2008 to 2017)
+//! hold beyond the moves: clock nodes, Latin-1 text, clicks recorded twice,
+//! `reset`, and a second game tree. Its tests use hand-made records
+//! modelled on those. A real file that does not read is a bug to report.
 //!
 //! **Coordinates.** A BoardSpace cell is a column letter and a row number
 //! separated by a space: `dropb A 3` places on A3. BoardSpace's DVONN board
@@ -27,8 +31,16 @@
 //! `Black` tags; `DT` gives `Date`, `EV` `Event`, `PC` `Site`, `RO`
 //! `Round`, `GN` `GameName`, `RE` (BoardSpace writes free text such as
 //! `Game won by ...`) `SgfResult`; the structural `GM`, `FF`, `CA`, `VV`,
-//! `SZ`, `AP` and `SU` are checked or dropped, and any other root property
-//! `XY` becomes the tag `SgfXY`.
+//! `SZ`, `AP` and `SU` (`SU[dvonn ...]`) are checked or dropped, any other
+//! root property `XY` becomes the tag `SgfXY`, and empty values are left
+//! out.
+//!
+//! **Player information.** In any node, a player's `id "name"` gives the
+//! `White` or `Black` tag, `ranking N` the `WhiteRanking` or
+//! `BlackRanking` tag, and `time H:MM:SS` (a clock: almost every file ends
+//! with a node holding both, `; P0[time 0:02:43 ] P1[time 0:00:47 ]`) the
+//! `WhiteTime` or `BlackTime` tag; the last clock of the file wins. Other
+//! values of the root's `P0`/`P1` are ignored.
 //!
 //! **Moves.** Each move node holds `P0[...]` or `P1[...]`: an optional
 //! index, an action and its arguments, in any case:
@@ -41,17 +53,29 @@
 //! | `pick wr n`, `drop wr n` | takes a piece from the rack / puts it back (humans' placements) |
 //! | `move C r D s` | a movement (robots) |
 //! | `pass` | a pass |
+//! | `reset` | takes back the picks and drops of the move in progress (and a resignation not yet done) |
 //! | `done` | ends the turn: the move made since the last `done`, or a pass when there is none |
 //! | `resign` | the player resigns (a second `resign` takes it back) when `done` follows |
 //! | `gameoverontime` | the game ends on time: recorded as the tag `Termination` = `time` |
 //! | `edit`, `swap` | refused: editing the board or swapping cannot be followed |
 //!
+//! BoardSpace records what the players clicked, and sometimes records a
+//! click twice: a `pick`, `pickb`, `drop` or `dropb` that repeats the
+//! action just before it (player information in between does not count)
+//! changes nothing.
+//!
 //! Nodes of the main line only are read (the first variation at each
-//! branch), and only the first game of a collection. Other properties of
-//! move nodes (times, comments) are ignored. Each `done` is checked against
-//! the player whose turn it is; the moves themselves are checked by
+//! branch), and only the first game tree of the file (BoardSpace may append
+//! a second one, the server's undo history). Other properties of move
+//! nodes (`TM`, comments) are ignored. Each `done` is checked against the
+//! player whose turn it is; the moves themselves are checked by
 //! [`GameRecord::replay`]. When they replay legally to the end of the game,
-//! the score becomes the result.
+//! the score becomes the result. After a resignation or a loss on time only
+//! player information is read.
+//!
+//! **Bytes.** [`read`] takes text; [`read_bytes`] reads the bytes of a file
+//! in the charset its `CA` property names, Latin-1 by default (see
+//! [`decode`]).
 
 use crate::cell::Cell;
 use crate::color::Color;
@@ -60,6 +84,10 @@ use crate::notation::fill_result;
 use crate::notation::record::{GameRecord, RecordResult};
 use crate::notation::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
 use crate::position::Position;
+
+mod charset;
+
+pub use charset::decode;
 
 /// What is wrong with an SGF record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -103,6 +131,13 @@ pub enum SgfErrorKind {
     /// More moves than any game has.
     #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
     TooManyMoves,
+    /// A `CA` property naming a charset this reader does not know.
+    #[error("unsupported charset {0:?} (CA): this reader knows UTF-8 and ISO-8859-1 (Latin-1)")]
+    UnsupportedCharset(String),
+    /// A byte that is not UTF-8 in a file declared UTF-8 (by `CA` or by its
+    /// byte-order mark, which this names).
+    #[error("{0} says the file is UTF-8, but this byte is not")]
+    NotUtf8(&'static str),
 }
 
 /// An SGF record that could not be read: what and where (1-based line and
@@ -285,12 +320,51 @@ enum Lift {
 }
 
 /// The reader's state of the turn in progress.
+#[derive(Default)]
 struct Turn {
     /// The move made since the last `done`.
     pending: Option<Move>,
     lifted: Option<Lift>,
     /// The player who resigned (pending its `done`).
     resigning: Option<usize>,
+    /// The last action read and its player, to tell a click recorded twice.
+    last: Option<(usize, String)>,
+}
+
+/// An action of a `P0[...]` or `P1[...]` value: its name in lower case and
+/// its arguments, without the index before it.
+struct Action<'a> {
+    name: String,
+    args: Vec<&'a str>,
+}
+
+impl<'a> Action<'a> {
+    /// The action of `value`, or `None` when it holds nothing but an index.
+    fn parse(value: &'a str) -> Option<Action<'a>> {
+        let mut words = value.split_whitespace().peekable();
+        if words.peek().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+            words.next();
+        }
+        let name = words.next()?.to_ascii_lowercase();
+        Some(Action { name, args: words.collect() })
+    }
+
+    /// The action and its arguments in lower case, one space apart: two
+    /// spellings of the same click give the same text.
+    fn normalized(&self) -> String {
+        let mut text = self.name.clone();
+        for arg in &self.args {
+            text.push(' ');
+            text.push_str(&arg.to_ascii_lowercase());
+        }
+        text
+    }
+
+    /// Whether the action is a click on a piece or a cell, which BoardSpace
+    /// sometimes records twice.
+    fn is_click(&self) -> bool {
+        matches!(self.name.as_str(), "pick" | "pickb" | "drop" | "dropb")
+    }
 }
 
 /// Reads an SGF record into a record from the empty board.
@@ -298,9 +372,11 @@ struct Turn {
 /// ```
 /// use dvonn_core::notation::sgf;
 /// let text = "(;GM[Dvonn]SU[dvonn]P0[id \"ann\"]P1[id \"bob\"]
-///     ;P0[0 Start P0];P0[1 dropb E 3];P0[2 done];P1[3 pick wr 0];P1[4 dropb D 3];P1[5 done])";
+///     ;P0[0 Start P0];P0[1 dropb E 3];P0[2 done];P1[3 pick wr 0];P1[4 dropb D 3];P1[5 done]
+///     ;P0[time 0:00:12 ]P1[time 0:00:31 ])";
 /// let record = sgf::read(text).unwrap();
 /// assert_eq!(record.tag("White"), Some("ann"));
+/// assert_eq!(record.tag("BlackTime"), Some("0:00:31"));
 /// assert_eq!(record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["E3", "D3"]);
 /// ```
 pub fn read(text: &str) -> Result<GameRecord, SgfError> {
@@ -309,9 +385,9 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
     let nodes = syntax.main_line()?;
     let error = |at: usize, kind| syntax.error(at, kind);
     let mut record = GameRecord::new(Position::new());
-    let mut turn = Turn { pending: None, lifted: None, resigning: None };
+    let mut turn = Turn::default();
     let mut ended = false;
-    'nodes: for (index, node) in nodes.iter().enumerate() {
+    for (index, node) in nodes.iter().enumerate() {
         for property in node {
             let player = match property.ident.as_str() {
                 "P0" => 0,
@@ -323,30 +399,23 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
                 _ => continue,
             };
             for (value, at) in &property.values {
-                let at = *at;
-                let mut words = value.split_whitespace().peekable();
-                if words.peek().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit())) {
-                    words.next();
-                }
-                let Some(action) = words.next() else { continue };
-                let action = action.to_ascii_lowercase();
-                let args: Vec<&str> = words.collect();
-                if action == "id" {
-                    let name = args.join(" ");
-                    let name = name.trim_matches('"');
-                    record.set_tag(if player == 0 { "White" } else { "Black" }, name);
+                let Some(action) = Action::parse(value) else { continue };
+                if player_information(&mut record, player, &action) || ended {
                     continue;
                 }
-                if index == 0 && !is_action(&action) {
-                    // Other player metadata of the root (times, ratings).
+                if index == 0 && !is_action(&action.name) {
+                    // Other player metadata of the root.
                     continue;
                 }
-                let step =
-                    act(&mut record, &mut turn, player, &action, &args, value).map_err(|kind| error(at, kind))?;
-                if step == Step::End {
-                    ended = true;
-                    break 'nodes;
+                let key = (player, action.normalized());
+                if action.is_click() && turn.last.as_ref() == Some(&key) {
+                    // The same click recorded twice.
+                    continue;
                 }
+                turn.last = Some(key);
+                let step = act(&mut record, &mut turn, player, &action.name, &action.args, value)
+                    .map_err(|kind| error(*at, kind))?;
+                ended = step == Step::End;
             }
         }
     }
@@ -363,6 +432,34 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
     Ok(record)
 }
 
+/// Reads the bytes of an SGF file: [`decode`], then [`read`].
+///
+/// ```
+/// use dvonn_core::notation::sgf;
+/// let record = sgf::read_bytes(b"(;GM[Dvonn]RE[Partie gagn\xe9e par X];P0[1 dropb E 3];P0[2 done])").unwrap();
+/// assert_eq!(record.tag("SgfResult"), Some("Partie gagnée par X"));
+/// ```
+pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, SgfError> {
+    read(&decode(bytes)?)
+}
+
+/// Reads the player information `action` of `player` (0 or 1) into a tag
+/// (see the module documentation); `false` when `action` is something else.
+fn player_information(record: &mut GameRecord, player: usize, action: &Action) -> bool {
+    let (white, black) = match action.name.as_str() {
+        "id" => ("White", "Black"),
+        "ranking" => ("WhiteRanking", "BlackRanking"),
+        "time" => ("WhiteTime", "BlackTime"),
+        _ => return false,
+    };
+    let value = action.args.join(" ");
+    let value = value.trim_matches('"');
+    if !value.is_empty() {
+        record.set_tag(if player == 0 { white } else { black }, value);
+    }
+    true
+}
+
 /// Whether `action` is one of the move actions.
 fn is_action(action: &str) -> bool {
     matches!(
@@ -374,6 +471,7 @@ fn is_action(action: &str) -> bool {
             | "drop"
             | "move"
             | "pass"
+            | "reset"
             | "done"
             | "resign"
             | "gameoverontime"
@@ -388,6 +486,10 @@ fn root_property(record: &mut GameRecord, ident: &str, property: &Property) -> R
         Some((value, at)) => (value.trim(), *at),
         None => return Ok(()),
     };
+    if value.is_empty() && !matches!(ident, "GM" | "SU") {
+        // `DT[]` and the like: nothing to keep.
+        return Ok(());
+    }
     let tag = match ident {
         "GM" => {
             let numeric = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
@@ -487,6 +589,11 @@ fn act(
             turn.lifted = None;
         }
         "pass" => turn.pending = Some(Move::Pass),
+        "reset" => {
+            turn.pending = None;
+            turn.lifted = None;
+            turn.resigning = None;
+        }
         "resign" => turn.resigning = if turn.resigning.is_some() { None } else { Some(player) },
         "done" => {
             if let Some(resigner) = turn.resigning {
@@ -564,6 +671,91 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(read(text).unwrap_err().to_string(), *expected, "{text:?}");
         }
+    }
+
+    /// The moves `read` gets from the move nodes `nodes` (a `;` before each).
+    fn moves_of(nodes: &str) -> Vec<String> {
+        let record = read(&format!("(;GM[Dvonn]{nodes})")).unwrap_or_else(|e| panic!("{e}: {nodes}"));
+        record.moves.iter().map(Move::to_string).collect()
+    }
+
+    #[test]
+    fn a_click_recorded_twice_counts_once() {
+        // The archive's example: the stack of J2 ends on I2.
+        let clicks = ";P0[1 pickb J 2];P0[2 dropb J 3];P0[3 pickb J 3];P0[4 dropb I 2];P0[5 pickb I 2]
+            ;P0[6 dropb J 3];P0[7 pickb J 3];P0[8 pickb J 3];P0[9 dropb I 2];P0[10 done]";
+        assert_eq!(moves_of(clicks), ["J2I2"]);
+        // In other spellings, and with a clock between the two.
+        assert_eq!(
+            moves_of(";P0[1 dropb E 3];P0[2 PICKB E 3];P0[time 0:00:03 ];P0[3 pickb  e 3];P0[4 dropb D 3];P0[5 done]"),
+            ["D3"]
+        );
+        assert_eq!(moves_of(";P0[1 pick wr 0];P0[2 pick wr 0];P0[3 dropb D 3];P0[4 dropb D 3];P0[5 done]"), ["D3"]);
+        assert_eq!(
+            moves_of(";P0[1 pickb C 3];P0[2 dropb C 3];P0[3 dropb C 3];P0[4 pickb C 3];P0[5 dropb C 4];P0[6 done]"),
+            ["C3C4"]
+        );
+        // Not repeats: the same click after another action, or by the other player.
+        assert_eq!(
+            moves_of(
+                ";P0[1 pickb C 3];P0[2 dropb D 3];P0[3 pickb D 3];P0[4 dropb D 4];P0[5 pickb D 4];P0[6 dropb D 3];P0[7 done]"
+            ),
+            ["C3D3"]
+        );
+        assert_eq!(
+            moves_of(";P0[1 dropb E 3];P0[2 done];P1[3 dropb D 3];P1[4 pickb D 3];P1[5 dropb D 4];P1[6 done]"),
+            ["E3", "D4"]
+        );
+    }
+
+    #[test]
+    fn reset_takes_back_the_move_in_progress() {
+        assert_eq!(moves_of(";P0[1 dropb E 3];P0[2 reset];P0[3 dropb D 3];P0[4 done]"), ["D3"]);
+        assert_eq!(moves_of(";P0[1 pick wr 0];P0[2 reset];P0[3 dropb D 3];P0[4 done]"), ["D3"]);
+        assert_eq!(
+            moves_of(";P0[1 pickb C 3];P0[2 dropb C 4];P0[3 reset];P0[4 pickb D 3];P0[5 dropb D 4];P0[6 done]"),
+            ["D3D4"]
+        );
+        assert_eq!(moves_of(";P0[1 pickb C 3];P0[2 reset];P0[3 done]"), ["PASS"]);
+        assert_eq!(moves_of(";P0[1 pass];P0[2 reset];P0[3 move C 3 C 4];P0[4 done]"), ["C3C4"]);
+        assert_eq!(moves_of(";P0[1 reset];P0[2 reset];P0[3 dropb A 1];P0[4 done]"), ["A1"]);
+        // A resignation not yet done is taken back too.
+        let record = read("(;GM[Dvonn];P0[1 resign];P0[2 reset];P0[3 dropb A 1];P0[4 done])").unwrap();
+        assert_eq!((record.moves.len(), record.result), (1, RecordResult::Unfinished));
+    }
+
+    #[test]
+    fn player_information_is_read_in_any_node() {
+        let record = read(
+            "(;GM[Dvonn]DT[]P0[id \"ann\"]P1[id \"bob\"]P0[ranking 1612 ]P1[ranking \"1408\"]P0[time 0:00:00 ]
+            ;P0[0 Start P0];P0[1 dropb E 3]P0[time 0:00:04 ];P0[2 done]
+            ;P1[time 0:00:09 ]P0[time 0:00:05 ];P1[3 dropb D 3];P1[4 done]
+            ;P0[5 resign];P0[6 done]
+            ;P0[time 0:00:07 ]P1[time 0:00:11 ];P1[7 dropb C 3];P1[8 fly])",
+        )
+        .unwrap();
+        let tags: Vec<(&str, &str)> = record.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(
+            tags,
+            [
+                ("White", "ann"),
+                ("Black", "bob"),
+                ("WhiteRanking", "1612"),
+                ("BlackRanking", "1408"),
+                ("WhiteTime", "0:00:07"),
+                ("BlackTime", "0:00:11"),
+            ],
+            "DT[] is left out, the last clocks win"
+        );
+        // After the resignation only player information is read.
+        assert_eq!(record.moves.len(), 2);
+        assert_eq!(record.result, RecordResult::Resigned(Color::White));
+    }
+
+    #[test]
+    fn only_the_first_game_tree_is_read() {
+        let text = "(;GM[Dvonn];P0[1 dropb E 3];P0[2 done])\n(;GM[Dvonn];P0[1 dropb A 1];P0[2 done]";
+        assert_eq!(read(text).unwrap().moves, vec![Move::Place("E3".parse().unwrap())]);
     }
 
     #[test]
