@@ -24,6 +24,7 @@ pub mod perft;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod serve;
 pub mod tune;
 
 use std::process::ExitCode;
@@ -58,6 +59,8 @@ enum Command {
     Perft(perft::Args),
     /// Fit the evaluation weights to self-play games.
     Tune(tune::Args),
+    /// Play and analyse in a web browser: a local server for one page.
+    Serve(serve::Args),
 }
 
 /// Parses the command line, runs the subcommand, and turns an error into one
@@ -74,6 +77,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
