@@ -24,6 +24,7 @@ pub mod perft;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod serve;
 pub mod tune;
 pub mod tune_placement;
 
@@ -61,6 +62,8 @@ enum Command {
     Tune(tune::Args),
     /// Make the placement evaluation's weights: play and label placement phases, then fit.
     TunePlacement(tune_placement::Args),
+    /// Play and analyse in a web browser: a local server for one page.
+    Serve(serve::Args),
 }
 
 /// Parses the command line, runs the subcommand, and turns an error into one
@@ -78,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::TunePlacement(args) => tune_placement::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

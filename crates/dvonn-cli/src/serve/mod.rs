@@ -1,0 +1,172 @@
+//! `dvonn serve`: play and analyse DVONN in a web browser.
+//!
+//! A local web server (axum on tokio) serving one page, built into the
+//! binary, and the JSON API it uses. The board is the SVG of
+//! [`crate::render::svg`], sent by the server with every view of a game; the
+//! page adds the clicks, the highlighted targets and the panels. The server
+//! embeds the two libraries through their public API only, like the
+//! examples.
+//!
+//! # The API
+//!
+//! Every answer is JSON (the page and the board excepted); every error is a
+//! 4xx or 5xx status with a body `{"error": "..."}` that says what was wrong.
+//!
+//! | request | what it does |
+//! |---|---|
+//! | `GET /` | the page (`?position=<position string>` opens that position) |
+//! | `GET /assets/{file}` | the page's script, style sheet and icon |
+//! | `GET /api/status` | the server's limits, levels and load: games open, searches running |
+//! | `POST /api/games` | a new game: `{"you": "white"\|"black"\|"both", "level": "club"` or `"time": 0.5, "setup": "empty"\|"random", "seed": 7, "position": "..."}` (every field optional) |
+//! | `POST /api/games/import` | a game from a text: `{"text": "...", "format": "record"\|"lg"\|"sgf"\|"codecup"}` (format detected when left out) |
+//! | `GET /api/games/{id}?ply=N` | the game seen after ply N (default: its end) |
+//! | `DELETE /api/games/{id}` | closes the game, stopping its search |
+//! | `POST /api/games/{id}/moves` | the player's move: `{"move": "C3E3", "ply": N}` (from ply N, dropping the moves after it; default: the end) |
+//! | `POST /api/games/{id}/engine-move` | the engine's move; answers when it is played |
+//! | `POST /api/games/{id}/undo` | takes back the player's last move and the engine's replies (the last move when the player plays both sides) |
+//! | `POST /api/games/{id}/stop` | stops the game's search: the engine plays the best move found so far, an analysis ends |
+//! | `GET /api/games/{id}/analysis?ply=N&time=S` | server-sent events: `info` after each iteration (score, `exact`, principal variation), then `done` |
+//! | `GET /api/games/{id}/export?format=record\|lg` | the game as a game record or a Little Golem transcript |
+//!
+//! # Limits
+//!
+//! [`ServerConfig`] bounds what a client can ask for: the body of a
+//! request, the number of games open (the least recently used idle one is
+//! closed to make room), the searches running at once (more wait their
+//! turn), and the time of each search. A search belongs to the request that
+//! started it: when the client goes away (a closed tab, a stopped browser)
+//! the request is dropped and its search stopped.
+
+mod api;
+mod assets;
+mod error;
+mod game;
+mod search;
+mod sessions;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+pub use api::{AppState, router};
+
+/// Arguments of `dvonn serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. The default answers this machine only;
+    /// another address lets other machines play on your engine.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDRESS")]
+    pub host: String,
+    /// Open the page in the default web browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// What clients may ask of the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// Games open at once; a new one closes the least recently used game
+    /// that is not searching.
+    pub max_games: usize,
+    /// A game unused this long is closed.
+    pub game_idle: Duration,
+    /// Searches (engine moves and analyses) running at once; more wait.
+    pub max_searches: usize,
+    /// The longest time per engine move a game may ask for; every engine
+    /// move stops by then, whatever its level.
+    pub max_move_time: Duration,
+    /// The longest analysis.
+    pub max_analysis_time: Duration,
+    /// The largest request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Transposition table of each engine, in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for ServerConfig {
+    /// Limits for a person's machine: a search per core (at most four), a
+    /// minute per search, 64 games, 256 KiB per request.
+    fn default() -> ServerConfig {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        ServerConfig {
+            max_games: 64,
+            game_idle: Duration::from_secs(3600),
+            max_searches: cores.clamp(1, 4),
+            max_move_time: Duration::from_secs(60),
+            max_analysis_time: Duration::from_secs(60),
+            max_body_bytes: 256 << 10,
+            hash_mb: 32,
+        }
+    }
+}
+
+/// How often closed games are looked for.
+const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Runs `dvonn serve` until interrupted (Ctrl-C).
+pub fn run(args: &Args) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("dvonn-serve")
+        .build()
+        .context("cannot start the server's threads")?;
+    runtime.block_on(serve(args, ServerConfig::default()))
+}
+
+/// Listens on the address of `args` and serves until Ctrl-C.
+async fn serve(args: &Args, config: ServerConfig) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
+    let address = listener.local_addr().context("cannot read the address listened on")?;
+    let url = page_url(address);
+    outln!("dvonn serve: listening on {url} (Ctrl-C stops)")?;
+    if !address.ip().is_loopback() {
+        eprintln!("dvonn serve: warning: {} is reachable from other machines", address.ip());
+    }
+    if args.open
+        && let Err(error) = open::that_detached(&url)
+    {
+        eprintln!("dvonn serve: cannot open a browser ({error}); open {url} yourself");
+    }
+    let state = Arc::new(api::AppState::new(config));
+    let sweeper = tokio::spawn(api::sweep_idle_games(Arc::clone(&state), SWEEP_INTERVAL));
+    let shutdown = async {
+        // Without a Ctrl-C handler the server runs until killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    let served = axum::serve(listener, router(Arc::clone(&state))).with_graceful_shutdown(shutdown).await;
+    sweeper.abort();
+    state.close_all();
+    served.context("the server stopped")
+}
+
+/// The page's address for a listening `address` (an unspecified address is
+/// reached through the loopback one).
+fn page_url(address: SocketAddr) -> String {
+    let ip = match address.ip() {
+        ip if ip.is_unspecified() && ip.is_ipv4() => std::net::Ipv4Addr::LOCALHOST.into(),
+        ip if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, address.port()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_urls() {
+        assert_eq!(page_url("127.0.0.1:8080".parse().unwrap()), "http://127.0.0.1:8080/");
+        assert_eq!(page_url("0.0.0.0:80".parse().unwrap()), "http://127.0.0.1:80/");
+        assert_eq!(page_url("[::]:8080".parse().unwrap()), "http://[::1]:8080/");
+    }
+}

@@ -1,0 +1,222 @@
+//! The games open on the server, each under a random id with the search
+//! running for it: at most so many (a new game closes the least recently
+//! used one that is not searching), and those unused for long are closed.
+//! Closing a game stops its search.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::error::ApiError;
+use super::game::{Game, SearchKind};
+use super::search::SearchControl;
+
+/// A search running for a game.
+#[derive(Clone, Debug)]
+pub struct ActiveSearch {
+    /// Tells this search from the game's later ones.
+    pub id: u64,
+    /// What it is for.
+    pub kind: SearchKind,
+    /// Its stop.
+    pub control: SearchControl,
+}
+
+/// An open game.
+#[derive(Debug)]
+pub struct Session {
+    /// The game.
+    pub game: Game,
+    /// Counts the changes of the game's moves, so that an engine move
+    /// found for moves that were since changed is dropped.
+    pub generation: u64,
+    /// The search running for the game.
+    pub search: Option<ActiveSearch>,
+    last_used: Instant,
+}
+
+impl Session {
+    /// Records a change of the game's moves: the running search (for the
+    /// old moves) is stopped and forgotten.
+    pub fn changed(&mut self) {
+        self.generation += 1;
+        self.stop_search();
+    }
+
+    /// Stops and forgets the running search; returns whether there was one.
+    pub fn stop_search(&mut self) -> bool {
+        match self.search.take() {
+            Some(search) => {
+                search.control.stop();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The kind of the running search.
+    pub fn searching(&self) -> Option<SearchKind> {
+        self.search.as_ref().map(|search| search.kind)
+    }
+}
+
+/// The open games.
+#[derive(Debug)]
+pub struct Sessions {
+    games: HashMap<String, Session>,
+    max_games: usize,
+    idle: Duration,
+    searches_started: u64,
+}
+
+impl Sessions {
+    /// At most `max_games` games, each closed after `idle` unused.
+    pub fn new(max_games: usize, idle: Duration) -> Sessions {
+        Sessions { games: HashMap::new(), max_games: max_games.max(1), idle, searches_started: 0 }
+    }
+
+    /// The number of open games.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Opens `game` under a new id, first closing the least recently used
+    /// game that is not searching when there are already as many as
+    /// allowed (503 when every game is searching).
+    pub fn open(&mut self, game: Game) -> Result<String, ApiError> {
+        if self.games.len() >= self.max_games {
+            let oldest = self
+                .games
+                .iter()
+                .filter(|(_, session)| session.search.is_none())
+                .min_by_key(|(_, session)| session.last_used)
+                .map(|(id, _)| id.clone())
+                .ok_or_else(|| {
+                    ApiError::unavailable(format!("{} games are searching at once: try again later", self.games.len()))
+                })?;
+            self.close(&oldest)?;
+        }
+        let id = format!("{:032x}", rand::random::<u128>());
+        let session = Session { game, generation: 0, search: None, last_used: Instant::now() };
+        self.games.insert(id.clone(), session);
+        Ok(id)
+    }
+
+    /// The game `id`, marked as used now (404 when there is none).
+    pub fn get(&mut self, id: &str) -> Result<&mut Session, ApiError> {
+        let session = self.games.get_mut(id).ok_or_else(|| unknown(id))?;
+        session.last_used = Instant::now();
+        Ok(session)
+    }
+
+    /// Closes the game `id`, stopping its search.
+    pub fn close(&mut self, id: &str) -> Result<(), ApiError> {
+        let mut session = self.games.remove(id).ok_or_else(|| unknown(id))?;
+        session.stop_search();
+        Ok(())
+    }
+
+    /// Closes the games unused since `idle` before `now`.
+    pub fn close_idle(&mut self, now: Instant) {
+        let idle = self.idle;
+        self.games.retain(|_, session| {
+            let keep = now.saturating_duration_since(session.last_used) < idle;
+            if !keep {
+                session.stop_search();
+            }
+            keep
+        });
+    }
+
+    /// Closes every game.
+    pub fn close_all(&mut self) {
+        for session in self.games.values_mut() {
+            session.stop_search();
+        }
+        self.games.clear();
+    }
+
+    /// Registers a `kind` search for the game `id`. An analysis running
+    /// for it gives way (its position is no longer wanted); an engine move
+    /// does not (409).
+    pub fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
+        self.searches_started += 1;
+        let search_id = self.searches_started;
+        let session = self.get(id)?;
+        if session.searching() == Some(SearchKind::Engine) {
+            return Err(ApiError::conflict("the engine is thinking: stop it or wait for its move"));
+        }
+        session.stop_search();
+        let search = ActiveSearch { id: search_id, kind, control: SearchControl::default() };
+        session.search = Some(search.clone());
+        Ok(search)
+    }
+
+    /// Forgets the search `search_id` of the game `id` (stopping it) if it
+    /// is still the game's search.
+    pub fn end_search(&mut self, id: &str, search_id: u64) {
+        if let Some(session) = self.games.get_mut(id)
+            && session.search.as_ref().is_some_and(|search| search.id == search_id)
+        {
+            session.stop_search();
+        }
+    }
+}
+
+/// The error for an id that names no open game.
+fn unknown(id: &str) -> ApiError {
+    let shown: String = id.chars().take(40).collect();
+    ApiError::not_found(format!("no game {shown:?}: it was closed or never opened; start a new one"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dvonn_core::Position;
+
+    fn game() -> Game {
+        Game::new(Position::new(), None)
+    }
+
+    #[test]
+    fn a_full_server_closes_the_least_recently_used_idle_game() {
+        let mut sessions = Sessions::new(2, Duration::from_secs(60));
+        let a = sessions.open(game()).unwrap();
+        let b = sessions.open(game()).unwrap();
+        sessions.begin_search(&a, SearchKind::Analysis).unwrap();
+        let c = sessions.open(game()).unwrap();
+        assert!(sessions.get(&b).is_err(), "b was idle and least recently used");
+        assert!(sessions.get(&a).is_ok() && sessions.get(&c).is_ok());
+        sessions.begin_search(&c, SearchKind::Engine).unwrap();
+        assert_eq!(sessions.open(game()).unwrap_err().status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    }
+
+    #[test]
+    fn searches_give_way_to_each_other_but_not_to_an_engine_move() {
+        let mut sessions = Sessions::new(4, Duration::from_secs(60));
+        let id = sessions.open(game()).unwrap();
+        let analysis = sessions.begin_search(&id, SearchKind::Analysis).unwrap();
+        let engine = sessions.begin_search(&id, SearchKind::Engine).unwrap();
+        assert!(analysis.control.is_stopped());
+        assert_eq!(
+            sessions.begin_search(&id, SearchKind::Analysis).unwrap_err().status,
+            axum::http::StatusCode::CONFLICT
+        );
+        sessions.end_search(&id, analysis.id);
+        assert!(!engine.control.is_stopped(), "an old search's end leaves the new one");
+        sessions.end_search(&id, engine.id);
+        assert!(engine.control.is_stopped() && sessions.get(&id).unwrap().search.is_none());
+    }
+
+    #[test]
+    fn idle_games_are_closed_and_their_searches_stopped() {
+        let mut sessions = Sessions::new(4, Duration::from_secs(60));
+        let id = sessions.open(game()).unwrap();
+        let search = sessions.begin_search(&id, SearchKind::Analysis).unwrap();
+        sessions.close_idle(Instant::now());
+        assert_eq!(sessions.len(), 1);
+        sessions.close_idle(Instant::now() + Duration::from_secs(61));
+        assert_eq!(sessions.len(), 0);
+        assert!(search.control.is_stopped());
+        assert_eq!(sessions.get(&id).unwrap_err().status, axum::http::StatusCode::NOT_FOUND);
+    }
+}
