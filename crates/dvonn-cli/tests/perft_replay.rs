@@ -58,9 +58,49 @@ fn replay_prints_the_score_of_each_game() {
         fs::write(&file, game.record(i + 1)).unwrap();
         let out = success(&dvonn(["replay", arg(&file)]));
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.last(), Some(&game.score.as_str()), "game {i}");
-        assert_eq!(lines[lines.len() - 2], game.position_after(game.moves.len()).to_string());
+        // The position, who won, and the score on the last line, as before.
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0], game.position_after(game.moves.len()).to_string());
+        let (white, black) = game.score.split_once('-').unwrap();
+        let (white, black): (u32, u32) = (white.parse().unwrap(), black.parse().unwrap());
+        let plies = game.moves.len();
+        let verdict = match white.cmp(&black) {
+            std::cmp::Ordering::Equal => format!("A draw: {white} pieces each after {plies} plies."),
+            order => {
+                let (winner, won, lost) = if order == std::cmp::Ordering::Greater {
+                    ("White", white, black)
+                } else {
+                    ("Black", black, white)
+                };
+                let margin = if won - lost == 1 { "1 piece".to_string() } else { format!("{} pieces", won - lost) };
+                format!("{winner} wins by {margin} ({won} to {lost}) after {plies} plies.")
+            }
+        };
+        assert_eq!(lines[1], verdict, "game {i}");
+        assert_eq!(lines[2], game.score, "game {i}");
     }
+}
+
+#[test]
+fn replay_says_when_a_game_is_unfinished_or_resigned() {
+    let game = &games()[0];
+    let moves: Vec<String> = game.moves[..60].iter().map(ToString::to_string).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unfinished.txt");
+    fs::write(&file, moves.join(" ")).unwrap();
+    let out = success(&dvonn(["replay", arg(&file)]));
+    let lines: Vec<&str> = out.lines().collect();
+    let position = game.position_after(60);
+    let status = dvonn_core::notation::diagram::status(&position);
+    assert_eq!(lines, [position.to_string(), format!("The game is unfinished after 60 plies: {status}."), "*".into()]);
+
+    // The side to move resigns.
+    let side = position.side_to_move();
+    let letter = if side == dvonn_core::Color::White { 'w' } else { 'b' };
+    fs::write(&file, format!("[Result \"resign-{letter}\"]\n\n{}", moves.join(" "))).unwrap();
+    let out = success(&dvonn(["replay", arg(&file)]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1..], [format!("{side} resigned after 60 plies: {} wins.", !side), "*".into()]);
 }
 
 #[test]
