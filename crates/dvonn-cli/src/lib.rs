@@ -61,7 +61,8 @@ enum Command {
 }
 
 /// Parses the command line, runs the subcommand, and turns an error into one
-/// line on standard error and exit status 1 (2 for a bad argument).
+/// line on standard error and exit status 1 (2 for a bad argument, 130 for
+/// an interruption by Ctrl-C).
 pub fn main() -> ExitCode {
     let cli = match parse_command_line() {
         Ok(cli) => cli,
@@ -83,6 +84,10 @@ pub fn main() -> ExitCode {
         // The reader of our output went away (`dvonn ... | head`): nothing
         // more to say, and no one to say it to.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if error.is::<Interrupted>() => {
+            eprintln!("dvonn: {error:#}");
+            ExitCode::from(130)
+        }
         Err(error) => {
             eprintln!("dvonn: {error:#}");
             ExitCode::FAILURE
@@ -96,6 +101,19 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .chain()
         .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }
+
+/// The error of a command stopped by Ctrl-C, after it printed what it had
+/// done: exit status 130, as for a program killed by the interrupt.
+#[derive(Debug)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted by Ctrl-C")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// The command line's parser: [`Cli`], with every value allowed to be a
 /// negative number, so that `--time -1` reaches the value's own check

@@ -35,13 +35,86 @@ fn perft_counts_match_the_vectors() {
 fn perft_divide_sums_to_the_count() {
     let (position, counts) = &perft_vectors()[3];
     let (depth, expected) = counts[1];
-    let out = success(&dvonn(["perft", "--divide", position, &depth.to_string()]));
+    let output = dvonn(["perft", "--divide", position, &depth.to_string()]);
+    let out = success(&output);
+    assert!(output.stderr.is_empty(), "no progress when standard error is not a terminal");
     let lines: Vec<&str> = out.lines().collect();
     let (last, moves) = lines.split_last().unwrap();
     assert!(last.starts_with(&format!("{expected} leaves")), "{last}");
     assert_eq!(moves.len() as u64, counts[0].1);
     let sum: u64 = moves.iter().map(|line| line.split_once(' ').unwrap().1.parse::<u64>().unwrap()).sum();
     assert_eq!(sum, expected);
+}
+
+/// A long count on a terminal: progress on standard error, then Ctrl-C
+/// (SIGINT), which prints the root moves counted and the leaves so far.
+#[cfg(unix)]
+#[test]
+fn a_long_perft_shows_progress_and_ctrl_c_prints_what_was_counted() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use dvonn_core::Position;
+    use dvonn_core::perft::{PerftMode, perft};
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let full_board = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m";
+    // Standard error is a pseudo-terminal, as in a shell.
+    let pty = nix::pty::openpty(None, None).unwrap();
+    // Perft 6 of the full board takes seconds (each root move a fraction of one).
+    let child = Command::new(env!("CARGO_BIN_EXE_dvonn"))
+        .args(["perft", "--divide", full_board, "6"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(pty.slave))
+        .spawn()
+        .unwrap();
+    // The terminal, read as it is written to: the reader ends with an error
+    // once the program has exited.
+    let (sender, receiver) = mpsc::channel();
+    let mut terminal = std::fs::File::from(pty.master);
+    std::thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        while let Ok(n @ 1..) = terminal.read(&mut buffer) {
+            if sender.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = String::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !screen.contains("M leaves/s") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let text = receiver.recv_timeout(left).unwrap_or_else(|_| panic!("no progress after 60 s: {screen:?}"));
+        screen.push_str(&text);
+    }
+    assert!(screen.contains("/49 root moves, ") && screen.contains(" leaves in "), "{screen:?}");
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    screen.extend(receiver.iter());
+    assert_eq!(output.status.code(), Some(130), "{screen:?}");
+    assert!(screen.contains("dvonn: interrupted by Ctrl-C"), "{screen:?}");
+
+    // Each root move counted is printed with its count, then what was counted in all.
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let (last, counted) = lines.split_last().unwrap();
+    assert!(last.starts_with("interrupted after "), "{stdout}");
+    assert!(last.contains(&format!(", {} of 49 root moves complete", counted.len())), "{last}");
+    let position: Position = full_board.parse().unwrap();
+    let mut sum = 0;
+    for (line, &mv) in counted.iter().zip(position.legal_moves().iter()) {
+        let mut child = position;
+        child.play(mv).unwrap();
+        let expected = perft(&child, 5, PerftMode::Bulk);
+        assert_eq!(*line, format!("{mv} {expected}"));
+        sum += expected;
+    }
+    let leaves: u64 = last.split(": ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap();
+    assert!(leaves >= sum, "{last}: at least the {sum} leaves of the complete root moves");
 }
 
 #[test]
