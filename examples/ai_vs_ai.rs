@@ -181,7 +181,7 @@ fn main() -> Result<(), String> {
             // During placement the board is shown when it is full; from then
             // on after every move.
             if !args.quiet && (position.phase() == Phase::Movement) {
-                let options = DiagramOptions { colored: false, last_move: Some(mv), removed };
+                let options = DiagramOptions { last_move: Some(mv), removed, ..DiagramOptions::default() };
                 println!("{}", diagram(&position, &options));
             }
             ply += 1;
