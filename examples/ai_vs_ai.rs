@@ -1,8 +1,10 @@
 //! The main job: a short match between two engine configurations, with the
-//! board shown as the games go and a result table at the end.
+//! board shown as the games go and a result table at the end. A legend
+//! printed first says how to read the move lines and the board.
 //!
 //! ```text
 //! cargo run --release --example ai_vs_ai                     # 2 games, 5 s per player per game
+//! cargo run --release --example ai_vs_ai -- --help           # the options
 //! cargo run --release --example ai_vs_ai -- --games 6 --time 10 --threads 2
 //! cargo run --release --example ai_vs_ai -- --a master --b club --random-setup --quiet
 //! ```
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use dvonn::ai::{Engine, EngineConfig, Level, Limits, PlacementStrategy, Weights};
-use dvonn::core::notation::diagram::{DiagramOptions, diagram};
+use dvonn::core::notation::diagram::{DiagramOptions, LEGEND, diagram};
 use dvonn::core::{Color, Phase, Position};
 
 /// Command-line arguments.
@@ -131,6 +133,23 @@ impl Tally {
     }
 }
 
+/// How to read a move line, before the board's own legend.
+const MOVE_LINE_LEGEND: &str = "\
+ply N  side  player  move  time  (score S, depth D, N nodes)  removes K
+  S: the mover's evaluation after its search, in pieces and from the mover's side (positive:
+  it thinks it is ahead); exact: the final margin with best play, proven; no search: a forced
+  move or a placement by rule of thumb; removes K: the move cut off K stacks
+";
+
+/// Prints the legend once, before the first game: the move lines, and the
+/// board unless it is not shown.
+fn print_legend(quiet: bool) {
+    print!("How to read the output:\n{MOVE_LINE_LEGEND}");
+    if !quiet {
+        print!("\nThe board, shown after each move of the movement phase:\n{LEGEND}");
+    }
+}
+
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let mut a = Player::new(&args.a, &args, args.seed)?;
@@ -140,6 +159,7 @@ fn main() -> Result<(), String> {
     }
     // [player][colour]: how each did with White and with Black.
     let mut tallies: [[Tally; 2]; 2] = Default::default();
+    print_legend(args.quiet);
 
     for game in 0..args.games {
         // Colours alternate: in even games the first player has White.
@@ -156,6 +176,7 @@ fn main() -> Result<(), String> {
             Position::new()
         };
         let mut ply = 0;
+        let mut previous_move = None;
         loop {
             let mover = if position.side_to_move() == Color::White { &mut *white } else { &mut *black };
             let (result, used) = mover.play(&position);
@@ -181,9 +202,11 @@ fn main() -> Result<(), String> {
             // During placement the board is shown when it is full; from then
             // on after every move.
             if !args.quiet && (position.phase() == Phase::Movement) {
-                let options = DiagramOptions { colored: false, last_move: Some(mv), removed };
+                let options =
+                    DiagramOptions { last_move: Some(mv), previous_move, removed, ..DiagramOptions::default() };
                 println!("{}", diagram(&position, &options));
             }
+            previous_move = Some(mv);
             ply += 1;
         }
         let (w, bl) = (i64::from(position.pieces(Color::White)), i64::from(position.pieces(Color::Black)));

@@ -17,16 +17,24 @@
 //!   boards made of local patterns whose weights are fitted to deep
 //!   searches of finished boards ([`eval::placement`]).
 //!
+//! A complete program, with `dvonn-ai` and `dvonn-core` as its
+//! dependencies: a search on two threads that prints each iteration.
+//!
 //! ```
 //! use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo};
 //! use dvonn_core::Position;
 //!
-//! let mut engine = Engine::new(EngineConfig { threads: 2, ..EngineConfig::default() }).unwrap();
-//! let position = Position::random_setup_from_seed(7);
-//! let result = engine.search(&position, &Limits::depth(5), &mut |info: &SearchInfo| {
-//!     println!("depth {} score {} pv {:?}", info.depth, info.score, info.pv);
-//! });
-//! assert!(position.is_legal(result.best_move.unwrap()));
+//! fn main() {
+//!     let config = EngineConfig { threads: 2, ..EngineConfig::default() };
+//!     let mut engine = Engine::new(config).expect("a 64 MiB table");
+//!     let position = Position::random_setup_from_seed(7);
+//!     let result = engine.search(&position, &Limits::depth(5), &mut |info: &SearchInfo| {
+//!         println!("depth {} score {} pv {:?}", info.depth, info.score, info.pv);
+//!     });
+//!     let best = result.best_move.expect("the game is not over");
+//!     assert!(position.is_legal(best));
+//!     println!("best move {best}");
+//! }
 //! ```
 #![deny(missing_docs)]
 

@@ -30,7 +30,7 @@ pub mod tune_placement;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// DVONN: play, analyse, check and convert games of Kris Burm's stacking game.
 #[derive(Debug, Parser)]
@@ -67,9 +67,13 @@ enum Command {
 }
 
 /// Parses the command line, runs the subcommand, and turns an error into one
-/// line on standard error and exit status 1.
+/// line on standard error and exit status 1 (2 for a bad argument, 130 for
+/// an interruption by Ctrl-C).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_command_line() {
+        Ok(cli) => cli,
+        Err(status) => return status,
+    };
     let outcome = match cli.command {
         Command::Play(args) => play::run(&args),
         Command::Analyze(args) => analyze::run(&args),
@@ -88,6 +92,10 @@ pub fn main() -> ExitCode {
         // The reader of our output went away (`dvonn ... | head`): nothing
         // more to say, and no one to say it to.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if error.is::<Interrupted>() => {
+            eprintln!("dvonn: {error:#}");
+            ExitCode::from(130)
+        }
         Err(error) => {
             eprintln!("dvonn: {error:#}");
             ExitCode::FAILURE
@@ -100,4 +108,93 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error
         .chain()
         .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// The error of a command stopped by Ctrl-C, after it printed what it had
+/// done: exit status 130, as for a program killed by the interrupt.
+#[derive(Debug)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted by Ctrl-C")
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The command line's parser: [`Cli`], with every value allowed to be a
+/// negative number, so that `--time -1` reaches the value's own check
+/// (as `--time=-1` does) instead of being taken for an option.
+fn command() -> clap::Command {
+    let negative_values = |arg: clap::Arg| {
+        let takes_values = arg.get_action().takes_values();
+        arg.allow_negative_numbers(takes_values)
+    };
+    Cli::command().mut_subcommands(move |subcommand| subcommand.mut_args(negative_values))
+}
+
+/// Parses the command line. Help and version are printed as clap prints
+/// them; an argument error is one line on standard error, like every other
+/// error of the command, with exit status 2.
+fn parse_command_line() -> Result<Cli, ExitCode> {
+    let mut command = command();
+    let parsed =
+        command.try_get_matches_from_mut(std::env::args_os()).and_then(|matches| Cli::from_arg_matches(&matches));
+    match parsed {
+        Ok(cli) => Ok(cli),
+        Err(error)
+            if !error.use_stderr()
+                || error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            error.exit()
+        }
+        Err(error) => {
+            let error = error.format(&mut command);
+            // The subcommand is the first word that is not an option.
+            let word = std::env::args_os().skip(1).find(|arg| !arg.to_string_lossy().starts_with('-'));
+            let help = match word.as_ref().and_then(|word| command.find_subcommand(word)) {
+                Some(subcommand) => format!("dvonn {} --help", subcommand.get_name()),
+                None => "dvonn --help".to_string(),
+            };
+            eprintln!("dvonn: {} (see {help})", one_line(&error.render().to_string()));
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// A clap error message, written over several lines (the message, tips, a
+/// usage line, a pointer to `--help`), as one line: the message and the
+/// tips, each paragraph's lines joined by spaces and paragraphs by `; `.
+fn one_line(rendered: &str) -> String {
+    let rendered = rendered.trim();
+    let rendered = rendered.strip_prefix("error:").unwrap_or(rendered);
+    rendered
+        .split("\n\n")
+        .filter(|paragraph| {
+            let paragraph = paragraph.trim_start();
+            !paragraph.starts_with("Usage:") && !paragraph.starts_with("For more information")
+        })
+        .map(|paragraph| paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|paragraph| !paragraph.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let rendered = "error: unexpected argument '--tim' found\n\n  tip: a similar argument exists: '--time'\n\nUsage: dvonn analyze --time <S> <POSITION>\n\nFor more information, try '--help'.\n";
+        assert_eq!(one_line(rendered), "unexpected argument '--tim' found; tip: a similar argument exists: '--time'");
+        let rendered = "error: the following required arguments were not provided:\n  <POSITION>\n\nUsage: dvonn analyze <POSITION>\n\nFor more information, try '--help'.\n";
+        assert_eq!(one_line(rendered), "the following required arguments were not provided: <POSITION>");
+    }
+
+    #[test]
+    fn the_parser_is_valid() {
+        command().debug_assert();
+    }
 }

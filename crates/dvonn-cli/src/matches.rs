@@ -81,7 +81,8 @@ pub struct Args {
     openings: Option<PathBuf>,
     /// Stop as soon as a sequential probability ratio test (alpha = beta = 0.05) of elo0 against elo1
     /// (A's Elo advantage) accepts one of them, e.g. --sprt 0,10.
-    #[arg(long, value_parser = parse_sprt, value_name = "ELO0,ELO1")]
+    // Elo bounds may be negative (`--sprt -10,0`): a leading `-` is a value here.
+    #[arg(long, value_parser = parse_sprt, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     sprt: Option<Sprt>,
     /// Save every game as a game record in this directory (created if needed).
     #[arg(long, value_name = "DIR")]

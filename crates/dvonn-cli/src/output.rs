@@ -6,7 +6,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A temporary file in `directory` with the permissions of a newly created
@@ -34,8 +34,18 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut temporary =
-        temporary_file(directory).with_context(|| format!("cannot create a file in {}", directory.display()))?;
+    let folder = directory.display();
+    match std::fs::metadata(directory) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            bail!("cannot write {name}: the directory {folder} does not exist")
+        }
+        Ok(metadata) if !metadata.is_dir() => bail!("cannot write {name}: {folder} is not a directory"),
+        _ => {}
+    }
+    // The temporary file's name is ours, not the user's: the error names
+    // the directory and the kind of failure only.
+    let mut temporary = temporary_file(directory)
+        .map_err(|error| anyhow!("cannot write {name}: cannot create a file in {folder}: {}", error.kind()))?;
     temporary.write_all(contents).with_context(|| format!("cannot write {name}"))?;
     temporary.as_file().sync_all().with_context(|| format!("cannot write {name}"))?;
     if force {

@@ -1,7 +1,12 @@
 //! `dvonn play`: a human against the engine in the terminal.
 //!
 //! The board is drawn by [`dvonn_core::notation::diagram`] (in colour only when standard
-//! output is a terminal) with the last move and the stacks it removed. The
+//! output is a terminal) with the last two moves, the human's and the
+//! engine's, and the stacks the last one removed. Before each of his turns
+//! the human is told what the phase asks of him (a DVONN piece for the
+//! first three placements, then one of his own pieces, then a move). The
+//! engine's evaluation is shown only when a search gave it: a placement by
+//! rule of thumb or at random, or a forced move, has none. The
 //! human types moves in the CodeCup notation of `NOTATION.md`, in any case
 //! (`e3`, `C3E3`, `c3-e3`, `pass`), or a command:
 //!
@@ -12,7 +17,8 @@
 //! - `save FILE`: save the game as a game record (tags `Event`, `White`,
 //!   `Black`, `Date`, `Setup`, `Result`), refusing to replace an existing
 //!   file; `save! FILE` replaces it;
-//! - `help`; `quit` (also `exit`; the end of the input quits too).
+//! - `help` (the commands and what the board's symbols mean); `quit` (also
+//!   `exit`; the end of the input quits too).
 //!
 //! A move with no alternative (a forced pass, the last empty cell) is
 //! played for the human, with a message; `undo` goes back to the last move
@@ -33,12 +39,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use dvonn_ai::{Engine, EngineConfig, Level, Limits, SearchResult};
-use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, Replay};
+use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, Replay, TOTAL_PIECES};
 
 use crate::args::parse_seconds;
 use crate::input::read_bounded_line;
 use crate::output::write_file;
-use dvonn_core::notation::diagram::{DiagramOptions, diagram};
+use dvonn_core::notation::diagram::{DiagramOptions, LEGEND, diagram};
 
 /// The longest command line read, in bytes.
 const MAX_COMMAND_BYTES: usize = 4096;
@@ -196,9 +202,11 @@ impl Game {
     }
 
     fn diagram_options(&self, colored: bool) -> DiagramOptions {
+        let moves = &self.replay.moves;
         DiagramOptions {
             colored,
-            last_move: self.replay.moves.last().copied(),
+            last_move: moves.last().copied(),
+            previous_move: moves.len().checked_sub(2).map(|i| moves[i]),
             removed: self.replay.removed.last().copied().unwrap_or(Bitboard::EMPTY),
         }
     }
@@ -266,8 +274,11 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
     let human = config.human;
     let out = &mut output;
     writeln!(out, "You play {human} against {}. Type help for the commands.", config.engine_name)?;
+    writeln!(out, "On the board, [ ] marks the last move and ( ) the move before it.")?;
     show(out, &game, config.colored)?;
     let mut announced = false;
+    // The ply at which the human was last told what to do: once a turn.
+    let mut told_at = None;
     loop {
         let position = *game.position();
         if position.is_game_over() {
@@ -281,7 +292,10 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                 let result = engine.search(&position, &config.limits, &mut ());
                 let mv = result.best_move.context("the engine found no move")?;
                 game.play(mv, Author::Engine).context("the engine chose an illegal move")?;
-                writeln!(out, "{} plays {mv} (its evaluation: {}).", config.engine_name, result.score)?;
+                match searched_score(&result) {
+                    Some(score) => writeln!(out, "{} plays {mv} (its evaluation: {score}).", config.engine_name)?,
+                    None => writeln!(out, "{} plays {mv}.", config.engine_name)?,
+                }
                 show(out, &game, config.colored)?;
                 continue;
             }
@@ -296,6 +310,10 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                 }
                 continue;
             }
+        }
+        if !position.is_game_over() && told_at != Some(game.replay.moves.len()) {
+            told_at = Some(game.replay.moves.len());
+            writeln!(out, "{}", what_to_do(&position))?;
         }
         let prompt = if position.is_game_over() { "game over> ".to_string() } else { format!("{human}> ") };
         write!(out, "{prompt}")?;
@@ -313,7 +331,7 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                 quit(out, game.position())?;
                 return Ok(());
             }
-            Command::Help => writeln!(out, "{HELP}")?,
+            Command::Help => write!(out, "{HELP}\nOn the board:\n{LEGEND}")?,
             Command::Board => show(out, &game, config.colored)?,
             Command::Undo => {
                 if game.undo() {
@@ -398,12 +416,43 @@ fn write_removed(out: &mut impl Write, removed: Bitboard) -> io::Result<()> {
 
 /// Prints a hint.
 fn write_hint(out: &mut impl Write, result: &SearchResult) -> io::Result<()> {
-    match result.best_move {
-        Some(mv) => {
-            let exact = if result.exact { ", exact" } else { "" };
-            writeln!(out, "Hint: {mv} (evaluation for you: {}{exact}).", result.score)
-        }
-        None => writeln!(out, "No move to suggest."),
+    match (result.best_move, searched_score(result)) {
+        (Some(mv), Some(score)) => writeln!(out, "Hint: {mv} (evaluation for you: {score})."),
+        (Some(mv), None) => writeln!(out, "Hint: {mv}."),
+        (None, _) => writeln!(out, "No move to suggest."),
+    }
+}
+
+/// The score of a search as text (`1.25`, `3.00, exact`), or `None` when
+/// no search gave it: a placement by rule of thumb or at random, or a move
+/// that was the only one, comes with a score that means nothing.
+fn searched_score(result: &SearchResult) -> Option<String> {
+    match (result.nodes, result.exact) {
+        (0, _) => None,
+        (_, true) => Some(format!("{}, exact", result.score)),
+        (_, false) => Some(result.score.to_string()),
+    }
+}
+
+/// What the phase asks of the side to move, in one line.
+fn what_to_do(position: &Position) -> String {
+    let placed = position.placed();
+    let top = position.side_to_move().letter().to_ascii_uppercase();
+    match position.phase() {
+        Phase::Placement if placed < 3 => format!(
+            "Place a DVONN piece on an empty cell: the first three placements are the DVONN pieces \
+             (D on the board); this is number {} of 3.",
+            placed + 1
+        ),
+        Phase::Placement => format!(
+            "Place one of your pieces ({top}) on an empty cell: {} cells are left; \
+             when the board is full, the stacks start to move.",
+            u32::from(TOTAL_PIECES) - placed
+        ),
+        Phase::Movement => format!(
+            "Move one of your stacks ({top} on top) exactly as many cells as it is high, \
+             in a straight line, onto another stack."
+        ),
     }
 }
 
@@ -414,7 +463,8 @@ fn describe_moves(position: &Position) -> String {
     match position.phase() {
         Phase::Placement => {
             let cells: Vec<String> = moves.iter().filter_map(|mv| mv.to()).map(|cell| cell.to_string()).collect();
-            format!("Place a piece on an empty cell: {}.", cells.join(" "))
+            let piece = if position.placed() < 3 { "a DVONN piece" } else { "a piece" };
+            format!("Place {piece} on an empty cell: {}.", cells.join(" "))
         }
         Phase::Movement if moves.as_slice() == [Move::Pass] => "You have no legal move: you must pass.".to_string(),
         Phase::Movement => {
@@ -485,6 +535,20 @@ mod tests {
         assert_eq!(Command::parse("c3-e3\r\n"), Command::Move("C3E3".parse().unwrap()));
         assert_eq!(Command::parse("Pass"), Command::Move(Move::Pass));
         assert_eq!(Command::parse("undo now"), Command::Unknown("undo now"));
+    }
+
+    #[test]
+    fn each_phase_says_what_it_asks_for() {
+        let mut position = Position::new();
+        assert!(what_to_do(&position).starts_with("Place a DVONN piece on an empty cell"), "{}", what_to_do(&position));
+        assert!(what_to_do(&position).ends_with("number 1 of 3."));
+        for cell in ["E3", "D3", "C3"] {
+            position.play(cell.parse().unwrap()).unwrap();
+        }
+        // Black places the first piece of his own colour.
+        assert!(what_to_do(&position).starts_with("Place one of your pieces (B) on an empty cell: 46 cells are left"));
+        let position = Position::random_setup_from_seed(3);
+        assert!(what_to_do(&position).starts_with("Move one of your stacks (W on top)"));
     }
 
     #[test]

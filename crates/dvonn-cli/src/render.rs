@@ -104,9 +104,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
         RenderFormat::Txt => {
             let options = DiagramOptions {
-                colored: false,
                 last_move: last_move.as_ref().map(|last| last.mv),
                 removed: last_move.as_ref().map(LastMove::removed_cells).unwrap_or_default(),
+                ..DiagramOptions::default()
             };
             diagram(&position, &options)
         }

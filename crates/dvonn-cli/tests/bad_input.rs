@@ -112,7 +112,16 @@ fn bad_options() {
     failure(&dvonn(["render", arg(&file), "--ply", "9"]), "--ply 9 is past the end of the game (2 plies)");
     // Reading a record as the wrong format.
     failure(&dvonn(["convert", arg(&file), "--from", "sgf"]), "BoardSpace SGF record: line 1, column 1");
-    // An output directory that does not exist.
-    let out = dir.path().join("no/such/dir/out.txt");
-    failure(&dvonn(["convert", arg(&file), "-o", arg(&out)]), "cannot create a file in");
+    // An output directory that does not exist, or is a file: the error
+    // names it, and not the temporary file the output is first written to.
+    let missing = dir.path().join("no/such/dir");
+    for command in ["convert", "render"] {
+        let out = missing.join("out.txt");
+        let line = failure(&dvonn([command, arg(&file), "-o", arg(&out)]), "the directory");
+        let expected = format!("cannot write {}: the directory {} does not exist", arg(&out), arg(&missing));
+        assert_eq!(line.trim_end(), format!("dvonn: {expected}"));
+        let out = file.join("out.txt");
+        let line = failure(&dvonn([command, arg(&file), "-o", arg(&out)]), "is not a directory");
+        assert!(!line.contains(".dvonn-"), "{line}");
+    }
 }

@@ -35,13 +35,86 @@ fn perft_counts_match_the_vectors() {
 fn perft_divide_sums_to_the_count() {
     let (position, counts) = &perft_vectors()[3];
     let (depth, expected) = counts[1];
-    let out = success(&dvonn(["perft", "--divide", position, &depth.to_string()]));
+    let output = dvonn(["perft", "--divide", position, &depth.to_string()]);
+    let out = success(&output);
+    assert!(output.stderr.is_empty(), "no progress when standard error is not a terminal");
     let lines: Vec<&str> = out.lines().collect();
     let (last, moves) = lines.split_last().unwrap();
     assert!(last.starts_with(&format!("{expected} leaves")), "{last}");
     assert_eq!(moves.len() as u64, counts[0].1);
     let sum: u64 = moves.iter().map(|line| line.split_once(' ').unwrap().1.parse::<u64>().unwrap()).sum();
     assert_eq!(sum, expected);
+}
+
+/// A long count on a terminal: progress on standard error, then Ctrl-C
+/// (SIGINT), which prints the root moves counted and the leaves so far.
+#[cfg(unix)]
+#[test]
+fn a_long_perft_shows_progress_and_ctrl_c_prints_what_was_counted() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use dvonn_core::Position;
+    use dvonn_core::perft::{PerftMode, perft};
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let full_board = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m";
+    // Standard error is a pseudo-terminal, as in a shell.
+    let pty = nix::pty::openpty(None, None).unwrap();
+    // Perft 6 of the full board takes seconds (each root move a fraction of one).
+    let child = Command::new(env!("CARGO_BIN_EXE_dvonn"))
+        .args(["perft", "--divide", full_board, "6"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(pty.slave))
+        .spawn()
+        .unwrap();
+    // The terminal, read as it is written to: the reader ends with an error
+    // once the program has exited.
+    let (sender, receiver) = mpsc::channel();
+    let mut terminal = std::fs::File::from(pty.master);
+    std::thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        while let Ok(n @ 1..) = terminal.read(&mut buffer) {
+            if sender.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = String::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !screen.contains("M leaves/s") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let text = receiver.recv_timeout(left).unwrap_or_else(|_| panic!("no progress after 60 s: {screen:?}"));
+        screen.push_str(&text);
+    }
+    assert!(screen.contains("/49 root moves, ") && screen.contains(" leaves in "), "{screen:?}");
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    screen.extend(receiver.iter());
+    assert_eq!(output.status.code(), Some(130), "{screen:?}");
+    assert!(screen.contains("dvonn: interrupted by Ctrl-C"), "{screen:?}");
+
+    // Each root move counted is printed with its count, then what was counted in all.
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let (last, counted) = lines.split_last().unwrap();
+    assert!(last.starts_with("interrupted after "), "{stdout}");
+    assert!(last.contains(&format!(", {} of 49 root moves complete", counted.len())), "{last}");
+    let position: Position = full_board.parse().unwrap();
+    let mut sum = 0;
+    for (line, &mv) in counted.iter().zip(position.legal_moves().iter()) {
+        let mut child = position;
+        child.play(mv).unwrap();
+        let expected = perft(&child, 5, PerftMode::Bulk);
+        assert_eq!(*line, format!("{mv} {expected}"));
+        sum += expected;
+    }
+    let leaves: u64 = last.split(": ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap();
+    assert!(leaves >= sum, "{last}: at least the {sum} leaves of the complete root moves");
 }
 
 #[test]
@@ -58,9 +131,49 @@ fn replay_prints_the_score_of_each_game() {
         fs::write(&file, game.record(i + 1)).unwrap();
         let out = success(&dvonn(["replay", arg(&file)]));
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.last(), Some(&game.score.as_str()), "game {i}");
-        assert_eq!(lines[lines.len() - 2], game.position_after(game.moves.len()).to_string());
+        // The position, who won, and the score on the last line, as before.
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0], game.position_after(game.moves.len()).to_string());
+        let (white, black) = game.score.split_once('-').unwrap();
+        let (white, black): (u32, u32) = (white.parse().unwrap(), black.parse().unwrap());
+        let plies = game.moves.len();
+        let verdict = match white.cmp(&black) {
+            std::cmp::Ordering::Equal => format!("A draw: {white} pieces each after {plies} plies."),
+            order => {
+                let (winner, won, lost) = if order == std::cmp::Ordering::Greater {
+                    ("White", white, black)
+                } else {
+                    ("Black", black, white)
+                };
+                let margin = if won - lost == 1 { "1 piece".to_string() } else { format!("{} pieces", won - lost) };
+                format!("{winner} wins by {margin} ({won} to {lost}) after {plies} plies.")
+            }
+        };
+        assert_eq!(lines[1], verdict, "game {i}");
+        assert_eq!(lines[2], game.score, "game {i}");
     }
+}
+
+#[test]
+fn replay_says_when_a_game_is_unfinished_or_resigned() {
+    let game = &games()[0];
+    let moves: Vec<String> = game.moves[..60].iter().map(ToString::to_string).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unfinished.txt");
+    fs::write(&file, moves.join(" ")).unwrap();
+    let out = success(&dvonn(["replay", arg(&file)]));
+    let lines: Vec<&str> = out.lines().collect();
+    let position = game.position_after(60);
+    let status = dvonn_core::notation::diagram::status(&position);
+    assert_eq!(lines, [position.to_string(), format!("The game is unfinished after 60 plies: {status}."), "*".into()]);
+
+    // The side to move resigns.
+    let side = position.side_to_move();
+    let letter = if side == dvonn_core::Color::White { 'w' } else { 'b' };
+    fs::write(&file, format!("[Result \"resign-{letter}\"]\n\n{}", moves.join(" "))).unwrap();
+    let out = success(&dvonn(["replay", arg(&file)]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1..], [format!("{side} resigned after 60 plies: {} wins.", !side), "*".into()]);
 }
 
 #[test]

@@ -18,6 +18,9 @@ struct Session {
     stdout: BufReader<ChildStdout>,
     position: Position,
     transcript: String,
+    /// Each line in which the engine announced its move, with the position
+    /// it moved from.
+    engine_moves: Vec<(Position, String)>,
 }
 
 impl Session {
@@ -32,7 +35,7 @@ impl Session {
             .unwrap();
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        Session { child, stdin, stdout, position: Position::new(), transcript: String::new() }
+        Session { child, stdin, stdout, position: Position::new(), transcript: String::new(), engine_moves: Vec::new() }
     }
 
     /// The output up to the next prompt (`None` when the output ends
@@ -58,7 +61,8 @@ impl Session {
             let played = if let Some(rest) = line.strip_prefix("You play ") {
                 rest.split([':', '.']).next()
             } else if line.contains(" plays ") && line.starts_with("dvonn-ai") {
-                line.split(" plays ").nth(1).and_then(|rest| rest.split(' ').next())
+                self.engine_moves.push((self.position, line.to_string()));
+                line.split(" plays ").nth(1).and_then(|rest| rest.split([' ', '.']).next())
             } else {
                 None
             };
@@ -254,4 +258,82 @@ fn bad_arguments_are_refused() {
         let output = dvonn().args(args).stdin(Stdio::null()).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
+}
+
+/// The move of a line `dvonn-ai ... plays MOVE.` or `... plays MOVE (...)`.
+fn engine_move(line: &str) -> Move {
+    line.split(" plays ").nth(1).and_then(|rest| rest.split([' ', '.']).next()).unwrap().parse().unwrap()
+}
+
+#[test]
+fn each_turn_says_what_the_phase_asks_and_both_last_moves_are_marked() {
+    let mut session = Session::start(&["--level", "casual", "--seed", "4"]);
+    let text = session.until_prompt().unwrap();
+    assert!(text.contains("On the board, [ ] marks the last move and ( ) the move before it."), "{text}");
+    assert!(text.contains("Place a DVONN piece on an empty cell") && text.contains("number 1 of 3."), "{text}");
+    // The hint of a placement comes from a rule of thumb: no evaluation.
+    session.send("hint");
+    let text = session.until_prompt().unwrap();
+    let hint = text.lines().find(|line| line.starts_with("Hint: ")).expect("a hint");
+    assert!(hint.ends_with('.') && !hint.contains("evaluation"), "{text}");
+
+    // The first DVONN piece: the board marks it in parentheses and the
+    // engine's reply (the second DVONN piece) in brackets.
+    session.send("E3");
+    let mut text = session.until_prompt().unwrap();
+    let reply = engine_move(&session.engine_moves.last().unwrap().1);
+    let row_3 = text.lines().find(|line| line.starts_with(" 3 ")).unwrap();
+    assert!(row_3.contains("(D)"), "{text}");
+    assert!(text.contains(&format!("last move: {reply}\nmove before: E3\n")), "{text}");
+    assert!(text.contains("number 3 of 3."), "{text}");
+
+    let mut turn = 0;
+    let mut told_own_pieces = false;
+    let mut movement_turns = 0;
+    let mut both_named = 0;
+    while movement_turns < 4 && !session.position.is_game_over() {
+        let position = session.position;
+        let mv = position.legal_moves()[(turn * 7) % position.legal_moves().len()];
+        turn += 1;
+        if position.phase() == Phase::Movement {
+            movement_turns += 1;
+            assert!(text.contains("Move one of your stacks (W on top) exactly as many cells as it is high"), "{text}");
+            if movement_turns == 2 {
+                // A hint in the movement phase comes from a search.
+                session.send("hint");
+                let hint = session.until_prompt().unwrap();
+                assert!(hint.contains("(evaluation for you: ") || position.legal_moves().len() == 1, "{hint}");
+            }
+        } else if position.placed() >= 3 {
+            told_own_pieces |= text.contains("Place one of your pieces (W) on an empty cell");
+        }
+        session.send(&mv.to_string());
+        text = session.until_prompt().unwrap();
+        // A move and the engine's reply, nothing forced: both are named
+        // under the board (and marked on it).
+        if text.matches("You play ").count() == 1 && text.matches(" plays ").count() == 1 {
+            let reply = engine_move(&session.engine_moves.last().unwrap().1);
+            assert!(text.contains(&format!("last move: {reply}\nmove before: {mv}\n")), "{text}");
+            both_named += 1;
+        }
+    }
+    assert!(told_own_pieces && movement_turns == 4 && both_named >= 20, "{}", session.transcript);
+
+    // The engine shows an evaluation exactly when a search gave one: not
+    // for its placements by rule of thumb, and for its searched moves.
+    let mut searched = 0;
+    for (position, line) in &session.engine_moves {
+        let empty_cells = 49 - position.placed();
+        let by_rule_of_thumb = position.phase() == Phase::Placement && empty_cells > 4;
+        if by_rule_of_thumb || position.legal_moves().len() == 1 {
+            assert!(!line.contains("evaluation"), "{line}");
+        } else {
+            assert!(line.contains(" (its evaluation: "), "{line}");
+            searched += 1;
+        }
+    }
+    assert!(searched >= 3, "{}", session.transcript);
+    session.send("quit");
+    let (_, ok) = session.finish();
+    assert!(ok);
 }

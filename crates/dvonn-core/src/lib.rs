@@ -15,20 +15,30 @@
 //!   [`notation::read_any`] and [`notation::write`].
 //! - [`perft`]: move-generator verification and benchmarking.
 //!
-//! ```
-//! use dvonn_core::{Move, Position};
-//! use rand::{SeedableRng, seq::IndexedRandom};
+//! A complete program, with `dvonn-core` as its only dependency: a whole
+//! game from the empty board, each player taking a move that removes the
+//! most stacks.
 //!
-//! // Play a whole game of random moves from the empty board.
-//! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-//! let mut position = Position::new();
-//! loop {
-//!     let moves = position.legal_moves();
-//!     let Some(&mv) = moves.choose(&mut rng) else { break };
-//!     position.play(mv).expect("generated moves are legal");
+//! ```
+//! use dvonn_core::{Color, Outcome, Position};
+//!
+//! fn main() {
+//!     let mut position = Position::new();
+//!     while !position.is_game_over() {
+//!         let greedy = position.legal_moves().into_iter().max_by_key(|&mv| {
+//!             let mut child = position;
+//!             // `play` returns the cells whose stacks the move cut off.
+//!             child.play(mv).expect("generated moves are legal").len()
+//!         });
+//!         position.play(greedy.expect("a game that is not over has a move")).expect("a legal move");
+//!     }
+//!     let (white, black) = (position.pieces(Color::White), position.pieces(Color::Black));
+//!     match position.outcome() {
+//!         Some(Outcome::Win(color)) => println!("{color} wins {white}-{black}"),
+//!         Some(Outcome::Draw) => println!("a draw, {white}-{black}"),
+//!         None => unreachable!("the loop ends with the game"),
+//!     }
 //! }
-//! assert!(position.is_game_over());
-//! println!("{position}: {}", position.outcome().is_some());
 //! ```
 #![deny(missing_docs)]
 

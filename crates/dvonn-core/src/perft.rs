@@ -4,8 +4,14 @@
 //! A forced PASS counts as one move and a finished game is one leaf at
 //! whatever depth it ends; `perft(0)` is 1.
 
+use std::ops::ControlFlow;
+
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+
+/// The depth of the subtrees [`perft_in_parts`] counts in one piece: a few
+/// hundred thousand leaves at most, a millisecond or so.
+const PART_DEPTH: u32 = 3;
 
 /// How perft counts the last ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -48,6 +54,54 @@ pub fn divide(position: &Position, depth: u32, mode: PerftMode) -> Vec<(Move, u6
             (mv, perft(&child, depth - 1, mode))
         })
         .collect()
+}
+
+/// [`perft`] counted in parts, for counts that may run long: `on_part`
+/// gets the leaf count of each subtree of at most a few plies as soon as it
+/// is counted, and counting stops as soon as it returns
+/// [`ControlFlow::Break`]. The parts add up to [`perft`]`(position, depth,
+/// mode)` when counting is not stopped. Returns whether it was.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use dvonn_core::{Position, perft::{perft_in_parts, PerftMode}};
+///
+/// let start = Position::new();
+/// let mut leaves = 0;
+/// let flow = perft_in_parts(&start, 4, PerftMode::Bulk, &mut |part| {
+///     leaves += part;
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!((flow, leaves), (ControlFlow::Continue(()), 49 * 48 * 47 * 46));
+///
+/// // Stop after the first part.
+/// let mut parts = 0;
+/// let flow = perft_in_parts(&start, 4, PerftMode::Bulk, &mut |_| {
+///     parts += 1;
+///     ControlFlow::Break(())
+/// });
+/// assert_eq!((flow, parts), (ControlFlow::Break(()), 1));
+/// ```
+pub fn perft_in_parts(
+    position: &Position,
+    depth: u32,
+    mode: PerftMode,
+    on_part: &mut impl FnMut(u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if depth <= PART_DEPTH {
+        return on_part(perft(position, depth, mode));
+    }
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        // A finished game is one leaf.
+        return on_part(1);
+    }
+    for mv in moves {
+        let mut child = Position::new();
+        position.play_into(mv, &mut child);
+        perft_in_parts(&child, depth - 1, mode, on_part)?;
+    }
+    ControlFlow::Continue(())
 }
 
 fn perft_bulk(position: &Position, depth: u32) -> u64 {

@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use dvonn_core::perft::{PerftMode, perft};
+use std::ops::ControlFlow;
+
+use dvonn_core::perft::{PerftMode, perft, perft_in_parts};
 use dvonn_core::{Color, Move, Position};
 
 const PERFT: &str = include_str!("vectors/perft.txt");
@@ -35,6 +37,23 @@ fn perft_make_every_leaf_matches_every_vector() {
         // position and the bulk test covers the rest.
         for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= 3) {
             assert_eq!(perft(&position, depth, PerftMode::MakeEveryLeaf), expected, "{position} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn perft_in_parts_adds_up_to_every_vector() {
+    for (position, counts) in perft_vectors() {
+        // Depth 4 and more are counted in several parts (and games that
+        // end early in parts of one leaf); bulk counting keeps it quick.
+        for &(depth, expected) in counts.iter().filter(|(d, _)| *d >= 4) {
+            let mut leaves = 0;
+            let flow = perft_in_parts(&position, depth, PerftMode::Bulk, &mut |part| {
+                leaves += part;
+                ControlFlow::Continue(())
+            });
+            assert_eq!(flow, ControlFlow::Continue(()));
+            assert_eq!(leaves, expected, "{position} depth {depth}");
         }
     }
 }

@@ -7,9 +7,11 @@
 //! empty, `D` a lone DVONN piece, `W` / `B` the top colour followed by the
 //! height when it is 2 or more, then `*` when the stack holds a DVONN piece
 //! (`W`, `B3`, `W2*`). The last move's source and destination are put in
-//! brackets (`[W3]`, `[.]`), and the cells whose stacks it removed show `x`.
-//! Under the board: the last move, the removed cells, and the
-//! [`status`] line.
+//! brackets (`[W3]`, `[.]`), those of the move before it, if asked for, in
+//! parentheses (`(B)`), and the cells whose stacks the last move removed
+//! show `x` ([`LEGEND`] says all this in a few lines). Under the board: the
+//! last move, the move before it, the removed cells, and the [`status`]
+//! line.
 //!
 //! ```text
 //!        C     D     E     F     G     H     I     J     K
@@ -27,6 +29,14 @@ use std::fmt::Write as _;
 
 use crate::{Bitboard, Cell, Color, Move, Outcome, Phase, Position};
 
+/// What the symbols of a [`diagram`] mean, for a reader who has not seen
+/// one: three lines, each ending with `\n`.
+pub const LEGEND: &str = "\
+W, B: a stack with a white or black piece on top, and its height when it is 2 or more (B3)
+D: a lone DVONN piece; * after a stack: a DVONN piece inside it; .: an empty cell
+[ ]: the last move's cells; ( ): the move before it; x: a stack the last move removed
+";
+
 /// What to show besides the stacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DiagramOptions {
@@ -36,6 +46,9 @@ pub struct DiagramOptions {
     /// The move that led to the position: its source and destination are
     /// highlighted.
     pub last_move: Option<Move>,
+    /// The move before `last_move` (the other player's, when two players
+    /// take turns): its cells are put in parentheses.
+    pub previous_move: Option<Move>,
     /// The cells whose stacks the last move removed (what
     /// [`Position::play`] returns): drawn as `x` and listed under the board.
     pub removed: Bitboard,
@@ -63,9 +76,14 @@ pub fn diagram(position: &Position, options: &DiagramOptions) -> String {
         for &cell in &cells {
             let at = column(2 * cell.x() - y);
             let length = draw_cell(&mut canvas, line, at, position, cell, options);
+            // The last move's brackets win over the parentheses of the
+            // move before it on a cell both moves touched.
             if marked(options.last_move, cell) {
                 canvas.put(line, at - 1, "[", Style::Mark);
                 canvas.put(line, at + length, "]", Style::Mark);
+            } else if marked(options.previous_move, cell) {
+                canvas.put(line, at - 1, "(", Style::PreviousMark);
+                canvas.put(line, at + length, ")", Style::PreviousMark);
             }
         }
     }
@@ -76,6 +94,9 @@ pub fn diagram(position: &Position, options: &DiagramOptions) -> String {
     let mut out = canvas.render(options.colored);
     if let Some(mv) = options.last_move {
         let _ = writeln!(out, "last move: {mv}");
+    }
+    if let Some(mv) = options.previous_move {
+        let _ = writeln!(out, "move before: {mv}");
     }
     if !options.removed.is_empty() {
         let cells: Vec<String> = options.removed.iter().map(|cell| cell.to_string()).collect();
@@ -177,6 +198,8 @@ enum Style {
     Removed,
     /// The brackets around the last move's cells.
     Mark,
+    /// The parentheses around the cells of the move before it.
+    PreviousMark,
 }
 
 impl Style {
@@ -190,6 +213,7 @@ impl Style {
             Style::Dvonn => Some("1;91"),
             Style::Removed => Some("2;91"),
             Style::Mark => Some("1;93"),
+            Style::PreviousMark => Some("93"),
         }
     }
 }
@@ -272,7 +296,7 @@ White to move, placement phase (0 of 49 placed), score 0-0
         let mut position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
         let mv: Move = "B3C3".parse().unwrap();
         let removed = position.play(mv).unwrap();
-        let options = DiagramOptions { colored: false, last_move: Some(mv), removed };
+        let options = DiagramOptions { last_move: Some(mv), removed, ..DiagramOptions::default() };
         let text = diagram(&position, &options);
         let expected = "
        C     D     E     F     G     H     I     J     K
@@ -293,7 +317,7 @@ game over, score 2-0: White wins
     fn the_notation_example_in_the_middle_of_a_game() {
         let position: Position = "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B w m".parse().unwrap();
         let mv = Move::Jump { from: cell("D2"), to: cell("F2") };
-        let options = DiagramOptions { colored: false, last_move: Some(mv), removed: Bitboard::EMPTY };
+        let options = DiagramOptions { last_move: Some(mv), ..DiagramOptions::default() };
         let text = diagram(&position, &options);
         let expected = "
        C     D     E     F     G     H     I     J     K
@@ -307,6 +331,33 @@ last move: D2F2
 White to move, movement phase, score 23-24
 ";
         assert_eq!(text, &expected[1..]);
+    }
+
+    #[test]
+    fn the_move_before_the_last_in_parentheses() {
+        let mut position = Position::new();
+        let (first, second): (Move, Move) = ("E3".parse().unwrap(), "D3".parse().unwrap());
+        position.play(first).unwrap();
+        position.play(second).unwrap();
+        let options =
+            DiagramOptions { last_move: Some(second), previous_move: Some(first), ..DiagramOptions::default() };
+        let text = diagram(&position, &options);
+        let row_3 = " 3  .     .     .    [D]   (D)    .     .     .     .     .     .     3\n";
+        assert!(text.contains(row_3), "{text}");
+        assert!(text.contains("last move: D3\nmove before: E3\n"), "{text}");
+        // A cell both moves touched keeps the last move's brackets.
+        let options = DiagramOptions { last_move: Some(second), previous_move: Some(second), ..options };
+        let text = diagram(&position, &options);
+        assert!(text.contains(" [D]    D "), "{text}");
+    }
+
+    #[test]
+    fn the_legend_names_every_symbol() {
+        assert_eq!(LEGEND.lines().count(), 3);
+        for symbol in ["W, B", "D:", "*", ".:", "[ ]", "( )", "x:"] {
+            assert!(LEGEND.contains(symbol), "{symbol}");
+        }
+        assert!(LEGEND.lines().all(|line| line.len() <= 100));
     }
 
     #[test]
