@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use dvonn_core::notation::{ReadError, read_any, sgf};
-use dvonn_core::{Format, GameRecord, Replay};
+use dvonn_core::{Format, GameRecord, Position, Replay};
 
 /// The largest input any subcommand reads: game records and positions are
 /// a few kilobytes; this leaves room for long annotated files while keeping
@@ -97,6 +97,29 @@ pub fn read_bounded_line(input: &mut impl BufRead, max_bytes: usize) -> io::Resu
     String::from_utf8(line)
         .map(Some)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a line that is not UTF-8 text"))
+}
+
+/// The start positions of an openings file: one position string per line,
+/// blank lines and `#` comments skipped; each must be a game not yet over.
+pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
+    let text = crate::input::read_text(path)?;
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position: Position =
+            line.parse().with_context(|| format!("{} line {}: not a position string", path.display(), number + 1))?;
+        if position.is_game_over() {
+            bail!("{} line {}: the game is already over in {line}", path.display(), number + 1);
+        }
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        bail!("{} holds no position", path.display());
+    }
+    Ok(positions)
 }
 
 /// Reads the game in `path` (`-`: standard input) in `format` (`None`:

@@ -38,7 +38,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dvonn_core::{Color, Position};
+use dvonn_core::Color;
 
 use crate::args::parse_seconds;
 use crate::output::{progress_bar, write_file};
@@ -167,7 +167,7 @@ pub fn run(args: &Args) -> Result<()> {
             spec::POSITION_PLACEHOLDER
         );
     }
-    let openings = args.openings.as_deref().map(read_openings).transpose()?;
+    let openings = args.openings.as_deref().map(crate::input::read_openings).transpose()?;
     let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
     let records = match &args.records {
         Some(dir) => {
@@ -273,29 +273,6 @@ pub fn run(args: &Args) -> Result<()> {
         write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, verdict))?;
     }
     Ok(())
-}
-
-/// The start positions of an openings file: one position string per line,
-/// blank lines and `#` comments skipped; each must be a game not yet over.
-fn read_openings(path: &Path) -> Result<Vec<Position>> {
-    let text = crate::input::read_text(path)?;
-    let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position: Position =
-            line.parse().with_context(|| format!("{} line {}: not a position string", path.display(), number + 1))?;
-        if position.is_game_over() {
-            bail!("{} line {}: the game is already over in {line}", path.display(), number + 1);
-        }
-        positions.push(position);
-    }
-    if positions.is_empty() {
-        bail!("{} holds no position", path.display());
-    }
-    Ok(positions)
 }
 
 /// The highest `N` of the `game-N.dvonn` files in `dir` (0 when none).

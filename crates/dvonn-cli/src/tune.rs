@@ -5,8 +5,10 @@
 //! `--seed + t`; the samples are concatenated in thread order, so that a
 //! run is reproducible), then fits the weights by ridge-regularised least
 //! squares ([`dvonn_ai::eval::tuning::fit`]). Prints the mean squared
-//! errors, the weights as a table beside those it started from, and the
-//! weights as a Rust array literal to paste into `Weights::TUNED`. Progress
+//! errors, the weights (for the full and the empty board) as a table beside
+//! those it started from, and as a Rust constant to paste over
+//! `Weights::TUNED`. The games start from random setups, or with
+//! `--openings FILE` from the boards of a file. Progress
 //! goes to standard error. (A run of four games, as below, is far too short
 //! for weights worth using.)
 //!
@@ -14,20 +16,26 @@
 //! $ dvonn tune --games 4 --seed 1
 //! samples: 139 positions from 4 games (0.1 s)
 //! mean squared error: 99.803 pieces² (predicting a margin of 0: 422.108 pieces²)
-//! feature          weight   before
-//! material            -96       72
+//! feature           full   empty  full-before  empty-before
+//! material          ...
 //! ...
-//! pub const TUNED: Weights = Weights([...]);
+//! pub const TUNED: Weights = Weights {
+//!     full_board: [...],
+//!     empty_board: [...],
+//! };
 //! ```
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use dvonn_ai::Weights;
 use dvonn_ai::eval::tuning::{Sample, SelfPlay, fit, self_play};
 use dvonn_ai::eval::{FEATURES, Feature};
 
+use crate::input::read_openings;
 use crate::output::progress_bar;
 
 /// Arguments of `dvonn tune`.
@@ -45,10 +53,14 @@ pub struct Args {
     /// Seed of the setups and random opening moves (thread t uses S + t).
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// The players' weights: tuned, hand, pieces, or the 11 numbers in the order of the table
-    /// (comma-separated).
+    /// The players' weights: tuned, hand, pieces, or numbers in the order of the table
+    /// (comma-separated): 11 for every board, or 22, the full board's then the empty board's.
     #[arg(long, default_value = "tuned", value_parser = parse_weights, value_name = "w1,...")]
     weights: Weights,
+    /// Start the games from the boards in this file, one position string per line, in turn
+    /// (blank lines and lines starting with # are skipped) instead of random setups.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
     /// Ridge regularisation added to the normal equations (per sample); 0 for plain least squares.
     #[arg(long, default_value_t = 0.01, value_parser = parse_ridge, value_name = "R")]
     ridge: f64,
@@ -66,13 +78,20 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
         .split(',')
         .map(|n| n.trim().parse::<i32>().map_err(|_| format!("{:?} is not a whole number", n.trim())))
         .collect::<Result<_, _>>()?;
-    let array: [i32; FEATURES] = numbers.try_into().map_err(|numbers: Vec<i32>| {
-        format!("{} weights given; the evaluation has {FEATURES} ({})", numbers.len(), feature_names())
-    })?;
-    if array.iter().any(|w| w.unsigned_abs() > 100_000) {
+    if numbers.iter().any(|w| w.unsigned_abs() > 100_000) {
         return Err("a weight above 100000 in size".to_string());
     }
-    Ok(Weights(array))
+    let array = |numbers: &[i32]| -> [i32; FEATURES] { std::array::from_fn(|i| numbers[i]) };
+    match numbers.len() {
+        FEATURES => Ok(Weights::flat(array(&numbers))),
+        n if n == 2 * FEATURES => {
+            Ok(Weights { full_board: array(&numbers[..FEATURES]), empty_board: array(&numbers[FEATURES..]) })
+        }
+        n => Err(format!(
+            "{n} weights given; the evaluation has {FEATURES} ({}), or twice that for the full and the empty board",
+            feature_names()
+        )),
+    }
 }
 
 /// Reads the ridge: finite and not negative.
@@ -96,8 +115,12 @@ fn shares(games: usize, threads: usize) -> Vec<usize> {
 
 /// The weights as a Rust constant.
 pub fn rust_literal(weights: &Weights) -> String {
-    let numbers: Vec<String> = weights.0.iter().map(i32::to_string).collect();
-    format!("pub const TUNED: Weights = Weights([{}]);", numbers.join(", "))
+    let list = |numbers: &[i32; FEATURES]| numbers.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
+    format!(
+        "pub const TUNED: Weights = Weights {{\n    full_board: [{}],\n    empty_board: [{}],\n}};",
+        list(&weights.full_board),
+        list(&weights.empty_board)
+    )
 }
 
 /// Runs `work(share, seed, tick)` on `threads` threads, `games` shared out
@@ -151,6 +174,7 @@ pub(crate) fn in_threads<T: Send>(
 /// Runs `dvonn tune`.
 pub fn run(args: &Args) -> Result<()> {
     let games = args.games as usize;
+    let openings = args.openings.as_deref().map(read_openings).transpose()?.unwrap_or_default();
     let started = Instant::now();
     let samples: Vec<Sample> =
         in_threads(games, usize::from(args.threads), args.seed, "self-play", |share, seed, tick| {
@@ -160,6 +184,7 @@ pub fn run(args: &Args) -> Result<()> {
                 weights: args.weights,
                 random_moves: args.random_moves,
                 seed,
+                openings: openings.clone(),
             };
             self_play(&plan, |_| tick())
         })?;
@@ -176,9 +201,17 @@ pub fn run(args: &Args) -> Result<()> {
         fitted.baseline_mse
     )?;
     let width = Feature::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
-    outln!("{:<width$}  {:>7}  {:>7}", "feature", "weight", "before")?;
-    for (feature, (weight, before)) in Feature::ALL.iter().zip(fitted.weights.0.iter().zip(args.weights.0)) {
-        outln!("{:<width$}  {weight:>7}  {before:>7}", feature.name())?;
+    outln!("{:<width$}  {:>6}  {:>6}  {:>11}  {:>12}", "feature", "full", "empty", "full-before", "empty-before")?;
+    let (after, before) = (fitted.weights, args.weights);
+    for (i, feature) in Feature::ALL.iter().enumerate() {
+        outln!(
+            "{:<width$}  {:>6}  {:>6}  {:>11}  {:>12}",
+            feature.name(),
+            after.full_board[i],
+            after.empty_board[i],
+            before.full_board[i],
+            before.empty_board[i]
+        )?;
     }
     outln!("{}", rust_literal(&fitted.weights))?;
     Ok(())
@@ -199,11 +232,15 @@ mod tests {
     fn weights_read_names_and_numbers() {
         assert_eq!(parse_weights("hand").unwrap(), Weights::HAND);
         assert_eq!(parse_weights("100,0,0,0,0,0,0,0,0,0,0").unwrap(), Weights::PIECES_ONLY);
+        let tapered = parse_weights("1,2,3,4,5,6,7,8,9,10,11,-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11").unwrap();
+        assert_eq!(tapered.full_board, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        assert_eq!(tapered.empty_board, tapered.full_board.map(|w| -w));
         assert!(parse_weights("1,2,3").unwrap_err().contains("3 weights given"));
         assert!(parse_weights("1,x").is_err());
         assert_eq!(
             rust_literal(&Weights::PIECES_ONLY),
-            "pub const TUNED: Weights = Weights([100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);"
+            "pub const TUNED: Weights = Weights {\n    full_board: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n    \
+             empty_board: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n};"
         );
     }
 }

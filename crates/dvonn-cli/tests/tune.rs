@@ -20,20 +20,28 @@ fn a_tiny_run_prints_errors_a_table_and_a_literal() {
     let baseline: f64 =
         mse.split("predicting a margin of 0: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(fitted <= baseline, "{stdout}");
-    assert_eq!(lines[2].split_whitespace().collect::<Vec<_>>(), ["feature", "weight", "before"]);
-    let table: Vec<(String, i32)> = lines[3..14]
+    assert_eq!(
+        lines[2].split_whitespace().collect::<Vec<_>>(),
+        ["feature", "full", "empty", "full-before", "empty-before"]
+    );
+    let table: Vec<(String, i32, i32)> = lines[3..14]
         .iter()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(words.len(), 3, "{line}");
-            (words[0].to_string(), words[1].parse().unwrap())
+            assert_eq!(words.len(), 5, "{line}");
+            (words[0].to_string(), words[1].parse().unwrap(), words[2].parse().unwrap())
         })
         .collect();
     assert_eq!(table[0].0, "material");
     assert_eq!(table[10].0, "tempo");
-    let literal = lines[14].strip_prefix("pub const TUNED: Weights = Weights([").unwrap().strip_suffix("]);").unwrap();
-    let weights: Vec<i32> = literal.split(", ").map(|w| w.parse().unwrap()).collect();
-    assert_eq!(weights, table.iter().map(|(_, w)| *w).collect::<Vec<_>>());
+    assert_eq!(lines[14], "pub const TUNED: Weights = Weights {");
+    let list = |line: &str, name: &str| -> Vec<i32> {
+        let inner = line.trim().strip_prefix(name).unwrap().strip_prefix(": [").unwrap().strip_suffix("],").unwrap();
+        inner.split(", ").map(|w| w.parse().unwrap()).collect()
+    };
+    assert_eq!(list(lines[15], "full_board"), table.iter().map(|row| row.1).collect::<Vec<_>>());
+    assert_eq!(list(lines[16], "empty_board"), table.iter().map(|row| row.2).collect::<Vec<_>>());
+    assert_eq!(lines[17], "};");
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("self-play: 4/4 games"), "progress on standard error: {stderr}");
 
@@ -47,4 +55,21 @@ fn bad_weights_are_refused() {
     let output = tune(&["--weights", "1,2,3"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("3 weights given; the evaluation has 11"));
+}
+
+#[test]
+fn games_start_from_the_boards_of_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("boards.txt");
+    std::fs::write(&boards, "# one board\nWDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m\n").unwrap();
+    let args = ["--games", "2", "--depth", "1", "--random-moves", "0", "--openings"];
+    let output = tune(&[&args[..], &[boards.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.starts_with("samples: ") && stdout.contains(" positions from 2 games"), "{stdout}");
+
+    std::fs::write(&boards, "not a board\n").unwrap();
+    let output = tune(&["--games", "1", "--openings", boards.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 1: not a position string"));
 }

@@ -6,8 +6,8 @@
 //! move, how close it stands to the DVONN pieces (stacks far from them are
 //! the first to be cut off), control of DVONN-carrying stacks, mobility
 //! (who runs out of moves first), and stacks that can no longer move. The
-//! weights ([`Weights`]) were fitted to the final margins of self-play games
-//! (see [`tuning`]).
+//! weights ([`Weights`]) depend on how full the board is; they were fitted
+//! to the final margins of self-play games (see [`tuning`]).
 
 pub mod placement;
 pub mod placement_tuning;
@@ -222,7 +222,7 @@ impl Evaluator {
         if position.phase() == dvonn_core::Phase::Placement {
             return self.placement.evaluate(position);
         }
-        Score::from_centipieces(self.weights.apply(&features(position)))
+        Score::from_centipieces(self.weights.apply(&features(position), position.occupied().len()))
     }
 
     /// The value of a search leaf: the final margin, proven, when the game
@@ -233,7 +233,9 @@ impl Evaluator {
         }
         match features_and_end(position) {
             (_, true) => (final_margin(position), true),
-            (features, false) => (Score::from_centipieces(self.weights.apply(&features)), false),
+            (features, false) => {
+                (Score::from_centipieces(self.weights.apply(&features, position.occupied().len())), false)
+            }
         }
     }
 }

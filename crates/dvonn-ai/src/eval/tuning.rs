@@ -4,11 +4,16 @@
 //! fitted directly: play games, record the features of every movement-phase
 //! position, and solve the least-squares problem that best predicts each
 //! position's final margin (from its side to move's view) from its
-//! features. Ridge regularisation keeps rarely-seen features from taking
-//! extreme weights. Repeating with the new weights (self-play by the tuned
-//! player) is the usual refinement.
+//! features. Each feature enters the fit twice, scaled by how full and how
+//! empty the board is, which gives the two sets of tapered weights at once.
+//! Ridge regularisation keeps rarely-seen features from taking extreme
+//! weights. Repeating with the new weights (self-play by the tuned player)
+//! is the usual refinement.
 //!
-//! `dvonn tune` runs this; the fitted weights are [`Weights::TUNED`].
+//! `dvonn tune` runs this; the fitted weights are [`Weights::TUNED`]. The
+//! games start from random setups or from given boards: boards reached by
+//! real placement phases teach the weights the positions that games
+//! actually reach.
 
 use dvonn_core::{Color, Phase, Position};
 use rand::seq::IndexedRandom;
@@ -16,6 +21,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{FEATURES, Features, Weights, features};
+
+/// Unknowns of the fit: each weight for the full and for the empty board.
+const UNKNOWNS: usize = 2 * FEATURES;
+
+/// Cells of the board.
+const CELLS: f64 = 49.0;
 use crate::engine::{Engine, EngineConfig};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
@@ -26,6 +37,8 @@ use crate::placement::PlacementStrategy;
 pub struct Sample {
     /// The features, from the side to move's view.
     pub features: Features,
+    /// The occupied cells of the position.
+    pub occupied: u32,
     /// The final margin of the game, in pieces, for the side to move.
     pub margin: f64,
 }
@@ -43,11 +56,13 @@ pub struct SelfPlay {
     pub random_moves: usize,
     /// Seed of the setups and random moves.
     pub seed: u64,
+    /// The boards the games start from, in turn; random setups when empty.
+    pub openings: Vec<Position>,
 }
 
 impl Default for SelfPlay {
     fn default() -> SelfPlay {
-        SelfPlay { games: 200, depth: 3, weights: Weights::TUNED, random_moves: 2, seed: 1 }
+        SelfPlay { games: 200, depth: 3, weights: Weights::TUNED, random_moves: 2, seed: 1, openings: Vec::new() }
     }
 }
 
@@ -65,15 +80,18 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
     let mut samples = Vec::new();
     for game in 0..plan.games {
         engine.new_game();
-        let mut position = Position::random_setup_from_seed(rng.random());
-        let mut seen: Vec<(Features, Color)> = Vec::new();
+        let mut position = match plan.openings.get(game % plan.openings.len().max(1)) {
+            Some(opening) => *opening,
+            None => Position::random_setup_from_seed(rng.random()),
+        };
+        let mut seen: Vec<(Features, u32, Color)> = Vec::new();
         for ply in 0.. {
             let moves = position.legal_moves();
             if moves.is_empty() {
                 break;
             }
             if position.phase() == Phase::Movement && moves.len() > 1 {
-                seen.push((features(&position), position.side_to_move()));
+                seen.push((features(&position), position.occupied().len(), position.side_to_move()));
             }
             let mv = if ply < plan.random_moves {
                 *moves.choose(&mut rng).expect("not empty")
@@ -83,8 +101,9 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
             position.play_unchecked(mv);
         }
         let white_margin = f64::from(position.pieces(Color::White)) - f64::from(position.pieces(Color::Black));
-        samples.extend(seen.into_iter().map(|(features, side)| Sample {
+        samples.extend(seen.into_iter().map(|(features, occupied, side)| Sample {
             features,
+            occupied,
             margin: if side == Color::White { white_margin } else { -white_margin },
         }));
         progress(game + 1);
@@ -110,13 +129,13 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
     if samples.is_empty() {
         return None;
     }
-    let mut normal = [[0.0; FEATURES]; FEATURES];
-    let mut rhs = [0.0; FEATURES];
+    let mut normal = [[0.0; UNKNOWNS]; UNKNOWNS];
+    let mut rhs = [0.0; UNKNOWNS];
     for sample in samples {
-        let x = sample.features.map(f64::from);
-        for i in 0..FEATURES {
+        let x = tapered_columns(sample);
+        for i in 0..UNKNOWNS {
             rhs[i] += x[i] * sample.margin;
-            for j in 0..FEATURES {
+            for j in 0..UNKNOWNS {
                 normal[i][j] += x[i] * x[j];
             }
         }
@@ -125,20 +144,35 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
         row[i] += ridge * samples.len() as f64;
     }
     let solution = solve(normal, rhs)?;
-    let weights = Weights(solution.map(|w| (w * 100.0).round() as i32));
+    let centipieces = |w: f64| (w * 100.0).round() as i32;
+    let weights = Weights {
+        full_board: std::array::from_fn(|i| centipieces(solution[i])),
+        empty_board: std::array::from_fn(|i| centipieces(solution[FEATURES + i])),
+    };
     let error = |predict: &dyn Fn(&Sample) -> f64| {
         samples.iter().map(|s| (predict(s) - s.margin).powi(2)).sum::<f64>() / samples.len() as f64
     };
-    let mse = error(&|s| f64::from(weights.apply(&s.features)) / 100.0);
+    let mse = error(&|s| f64::from(weights.apply(&s.features, s.occupied)) / 100.0);
     let baseline_mse = error(&|_| 0.0);
     Some(Fit { weights, mse, baseline_mse })
 }
 
+/// The columns of a sample in the fit: its features scaled by the share of
+/// occupied cells (full-board weights), then by the share of empty cells
+/// (empty-board weights), as [`Weights::apply`] mixes them.
+fn tapered_columns(sample: &Sample) -> [f64; UNKNOWNS] {
+    let full = f64::from(sample.occupied.min(49)) / CELLS;
+    std::array::from_fn(|i| {
+        let feature = f64::from(sample.features[i % FEATURES]);
+        if i < FEATURES { feature * full } else { feature * (1.0 - full) }
+    })
+}
+
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None`
 /// when the system is singular.
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
-    for column in 0..FEATURES {
-        let pivot = (column..FEATURES).max_by(|&i, &j| a[i][column].abs().total_cmp(&a[j][column].abs()))?;
+fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
+    for column in 0..N {
+        let pivot = (column..N).max_by(|&i, &j| a[i][column].abs().total_cmp(&a[j][column].abs()))?;
         if a[pivot][column].abs() < 1e-12 {
             return None;
         }
@@ -154,9 +188,9 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[
             b[column + 1 + offset] -= factor * b[column];
         }
     }
-    let mut x = [0.0; FEATURES];
-    for row in (0..FEATURES).rev() {
-        let known: f64 = (row + 1..FEATURES).map(|k| a[row][k] * x[k]).sum();
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        let known: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
         x[row] = (b[row] - known) / a[row][row];
     }
     Some(x)
@@ -168,18 +202,28 @@ mod tests {
 
     #[test]
     fn a_fit_recovers_weights_that_generated_the_margins() {
-        let truth = Weights([100, -20, 5, 10, -30, 40, 10, -15, -10, 40, 20]);
+        let truth = Weights {
+            full_board: [100, -20, 5, 10, -30, 40, 10, -15, -10, 40, 20],
+            empty_board: [60, 30, -5, 0, -10, 90, 0, -45, 20, 10, -70],
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let samples: Vec<Sample> = (0..2000)
             .map(|_| {
                 let features: Features =
                     std::array::from_fn(|i| if i == FEATURES - 1 { 1 } else { rng.random_range(-20..20) });
-                Sample { features, margin: f64::from(truth.apply(&features)) / 100.0 }
+                // Every seventh board size, so that the division by 49 in
+                // `apply` is exact and the fit can recover the truth.
+                let occupied = 7 * rng.random_range(0..=7);
+                let full = truth.full_board.iter().zip(&features).map(|(w, f)| w * f).sum::<i32>();
+                let empty = truth.empty_board.iter().zip(&features).map(|(w, f)| w * f).sum::<i32>();
+                let margin = f64::from(full * occupied as i32 + empty * (49 - occupied as i32)) / 4900.0;
+                Sample { features, occupied, margin }
             })
             .collect();
         let fit = fit(&samples, 0.0).unwrap();
         assert_eq!(fit.weights, truth);
-        assert!(fit.mse < 1e-6 && fit.baseline_mse > 1.0);
+        // Only the rounding of the tapered sum to whole centipieces is left.
+        assert!(fit.mse < 1e-4 && fit.baseline_mse > 1.0, "{fit:?}");
     }
 
     #[test]
@@ -190,6 +234,16 @@ mod tests {
         assert_eq!(games, 2);
         assert!(samples.len() > 10);
         assert!(samples.iter().all(|s| s.margin.abs() <= 49.0 && s.features[FEATURES - 1] == 1));
+        assert!(samples.iter().all(|s| s.occupied <= 49) && samples[0].occupied == 49);
+    }
+
+    #[test]
+    fn self_play_starts_from_the_given_boards() {
+        let board = Position::random_setup_from_seed(5);
+        let plan = SelfPlay { games: 2, depth: 1, random_moves: 0, openings: vec![board], ..SelfPlay::default() };
+        let (first, second) = (self_play(&plan, |_| ()), self_play(&plan, |_| ()));
+        assert_eq!(first[0].features, features(&board));
+        assert_eq!(first, second, "the same board and no random moves: the same games");
     }
 
     #[test]
