@@ -109,9 +109,10 @@ impl Position {
         }
     }
 
-    /// A random setup (`RULES.md`, "Setup variants"): the 3 DVONN, 23 white
-    /// and 23 black pieces laid on the 49 cells at random, White to make the
-    /// first movement.
+    /// A random setup
+    /// ([RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#starting-positions)):
+    /// the 3 DVONN, 23 white and 23 black pieces laid on the 49 cells at
+    /// random, White to make the first movement.
     pub fn random_setup<R: Rng + ?Sized>(rng: &mut R) -> Position {
         let mut pieces = [Stack::LONE_DVONN; 49];
         for (i, piece) in pieces.iter_mut().enumerate().skip(3) {
