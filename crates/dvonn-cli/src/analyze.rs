@@ -34,7 +34,8 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
 /// Arguments of `dvonn analyze`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The position string (NOTATION.md), quoted.
+    /// The position string, quoted (the format:
+    /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>).
     position: String,
     /// Search to this depth (plies), however long it takes.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "D", conflicts_with = "time")]

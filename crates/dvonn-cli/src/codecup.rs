@@ -2,7 +2,8 @@
 //! output.
 //!
 //! The protocol, as the CodeCup 2011 DVONN competition ran it: one message
-//! per line, moves in the syntax of `NOTATION.md` (`E3`, `C3E3`, `PASS`).
+//! per line, moves in the syntax of
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#cells-and-moves) (`E3`, `C3E3`, `PASS`).
 //!
 //! - The player who moves first (White) receives `Start`; the other player's
 //!   first line is White's first move, which also tells it that it plays

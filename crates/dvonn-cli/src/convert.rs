@@ -28,7 +28,7 @@ use crate::output::{emit, progress_bar};
 /// The formats `dvonn convert` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum InputFormat {
-    /// The project's game record (NOTATION.md).
+    /// The project's game record (<https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records>).
     Record,
     /// A Little Golem transcript.
     Lg,
@@ -53,14 +53,15 @@ impl InputFormat {
 /// What `dvonn convert` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// The project's game record (NOTATION.md).
+    /// The project's game record (<https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records>).
     #[default]
     Record,
     /// A Little Golem transcript.
     Lg,
     /// A CodeCup log: `Start`, then one move per line.
     Codecup,
-    /// The position string (NOTATION.md) after ply --ply (default: the end).
+    /// The position string after ply --ply (default: the end; the format:
+    /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>).
     Position,
 }
 

@@ -32,7 +32,8 @@ pub struct Args {
     /// make-move speed).
     #[arg(long)]
     no_bulk: bool,
-    /// The position string (NOTATION.md), quoted.
+    /// The position string, quoted (the format:
+    /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>).
     position: String,
     /// The number of plies.
     depth: u32,

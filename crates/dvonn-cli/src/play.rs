@@ -7,7 +7,8 @@
 //! first three placements, then one of his own pieces, then a move). The
 //! engine's evaluation is shown only when a search gave it: a placement by
 //! rule of thumb or at random, or a forced move, has none. The
-//! human types moves in the CodeCup notation of `NOTATION.md`, in any case
+//! human types moves in the CodeCup notation of
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#cells-and-moves), in any case
 //! (`e3`, `C3E3`, `c3-e3`, `pass`), or a command:
 //!
 //! - `undo`: take back your last move and the engine's replies to it;

@@ -1,7 +1,8 @@
 //! `dvonn render`: pictures of positions, as SVG or as the text diagram.
 //!
 //! The SVG is written by hand: pointy-topped hexagonal cells laid out as in
-//! `RULES.md` (row 5 on top), each with its name; a stack is a disc in the
+//! [RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#cells-and-directions)
+//! (row 5 on top), each with its name; a stack is a disc in the
 //! colour of its top piece with its height written on it (heights of 2 or
 //! more), a lone DVONN piece a red disc, and a stack holding a DVONN piece
 //! has a red ring. When a game record is rendered, the move that led to the
@@ -39,7 +40,8 @@ pub enum RenderFormat {
 /// Arguments of `dvonn render`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// What to draw: a position string (NOTATION.md, quoted), or else a game
+    /// What to draw: a position string (quoted; the format:
+    /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>), or else a game
     /// record file in any format (`-`: standard input), drawn after ply
     /// --ply with its last move.
     #[arg(value_name = "POSITION|RECORD")]

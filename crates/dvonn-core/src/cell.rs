@@ -1,11 +1,13 @@
 //! The 49 cells of the board, the six directions, and the geometry tables
 //! built from them at compile time.
 //!
-//! Cells use the axial coordinates of `RULES.md`: `x` is the column letter
-//! (`A` = 0 .. `K` = 10), `y` the row (row 1 = 0 .. row 5 = 4). Inside the
+//! Cells use the axial coordinates of
+//! [RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#cells-and-directions):
+//! `x` is the column letter (`A` = 0 .. `K` = 10), `y` the row (row 1 = 0 ..
+//! row 5 = 4). Inside the
 //! crate a cell is stored as its bit in a [`Bitboard`](crate::Bitboard): bit
 //! `y * 11 + x` of a padded 11 x 5 grid, so that every direction is a constant
-//! shift. The canonical index of `RULES.md` (A1 = 0 .. K5 = 48) is
+//! shift. The canonical index of the rule book (A1 = 0 .. K5 = 48) is
 //! [`Cell::index`].
 
 use std::fmt;
@@ -19,7 +21,8 @@ pub(crate) const GRID_BITS: usize = 55;
 /// that indexing with a masked bit needs no bounds check.
 pub(crate) const SLOTS: usize = 64;
 
-/// Whether `(x, y)` is a cell of the board (`RULES.md`).
+/// Whether `(x, y)` is a cell of the board
+/// ([RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#cells-and-directions)).
 const fn on_board(x: i32, y: i32) -> bool {
     0 <= y && y <= 4 && 0 <= x && x <= 10 && y - 2 <= x && x <= y + 8
 }

@@ -1,5 +1,8 @@
 //! The rules of DVONN, Kris Burm's stacking game of the GIPF project: a
-//! complete, fast rules engine.
+//! complete, fast rules engine. The rules it implements are those of
+//! [RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md),
+//! its text formats those of
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md).
 //!
 //! - [`Position`]: a small `Copy` position with bitboards for the 49 cells;
 //!   [`Position::legal_moves`] (placement, movement, pass),

@@ -6,7 +6,9 @@ use crate::cell::Cell;
 
 /// One ply: a placement, a movement of a stack, or a pass.
 ///
-/// Text forms (`NOTATION.md`, the CodeCup 2011 syntax) come from `Display`
+/// Text forms (the CodeCup 2011 syntax,
+/// [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#cells-and-moves))
+/// come from `Display`
 /// and `FromStr`:
 ///
 /// ```

@@ -4,7 +4,8 @@ use crate::color::Color;
 
 /// The pieces on one cell, as far as the rules care: the height, the colour
 /// on top, and whether a DVONN piece is inside. The order of the colours
-/// below the top never matters again (`RULES.md`, "Facts that follow").
+/// below the top never matters again
+/// ([RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#what-follows-from-the-rules)).
 ///
 /// ```
 /// use dvonn_core::{Color, Stack};

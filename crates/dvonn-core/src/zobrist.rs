@@ -5,10 +5,8 @@
 //! stack's key is a random key per [`StackCode`] (height, top colour, DVONN
 //! inside) rotated left by the cell's bit. The table takes 2 KiB, so a
 //! move's key reads stay in the L1 cache, and a key costs one load and one
-//! rotation (a full cell x code table of 160 KiB measured 40% slower in
-//! make-every-leaf perft; a key per cell and kind combined with a key per
-//! cell rotated by the height, 2.5 KiB, cost two loads and measured 14%
-//! slower).
+//! rotation, where a full cell x code table would not fit in that cache
+//! and a table split by cell and by height would cost two loads.
 //!
 //! Rotations of one key are not independent keys, so the tests check the
 //! collisions that this structure could cause: no stack's key on one cell

@@ -1,5 +1,5 @@
 //! The engine against the reference model of `tests/reference/`: a second,
-//! deliberately simple implementation of `RULES.md`.
+//! deliberately simple implementation of `docs/RULES.md`.
 //!
 //! What this file proves:
 //! - the reference itself follows the rule book: board geometry, placement
@@ -765,7 +765,7 @@ fn the_reference_places_in_the_order_of_the_rule_book() {
 
 #[test]
 fn the_reference_follows_the_examples_of_the_docs() {
-    // NOTATION.md: the board after placement, White to make the first move;
+    // docs/NOTATION.md: the board after placement, White to make the first move;
     // the interior stacks are surrounded and only edge stacks move.
     let full: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
     let game = reference::from_position(&full);

@@ -1,6 +1,6 @@
 //! The symmetries of the board map legal play to legal play.
 //!
-//! The maps are derived from the axial coordinates of `RULES.md` (a cell
+//! The maps are derived from the axial coordinates of `docs/RULES.md` (a cell
 //! `(x, y)` exists iff `0 <= y <= 4`, `0 <= x <= 10`, `y - 2 <= x <= y + 8`):
 //! - the 180-degree rotation `(x, y) -> (10 - x, 4 - y)`;
 //! - the mirror that swaps rows 1 and 5, 2 and 4, and keeps row 3:

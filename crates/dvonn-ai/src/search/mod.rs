@@ -61,8 +61,9 @@ pub struct SearchOptions {
 
 /// How the threads of a multi-threaded search share the work.
 ///
-/// Lazy SMP is the default: matches and time-to-depth runs measured it the
-/// stronger of the two on this engine (see the README).
+/// Lazy SMP is the default: in matches it is the stronger of the two on
+/// this engine, although young brothers wait often reaches a depth sooner
+/// ([STRENGTH.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/STRENGTH.md#parallel-search)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ParallelSearch {
     /// Every thread searches the whole tree from the root, sharing only the

@@ -2,10 +2,11 @@
 //! passed them between the referee and the players. Read and write.
 //!
 //! The CodeCup 2011 protocol sends one move per line in the move syntax of
-//! `NOTATION.md` (`E3`, `C3E3`, `PASS`): the referee sends `Start` to White
-//! to ask for its first move, relays each move to the other player, and
-//! sends `Quit` when the game is over. All 49 placements are sent, the
-//! forced last one included. A log of a game is those lines:
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#cells-and-moves)
+//! (`E3`, `C3E3`, `PASS`): the referee sends `Start` to White to ask for its
+//! first move, relays each move to the other player, and sends `Quit` when
+//! the game is over. All 49 placements are sent, the forced last one
+//! included. A log of a game is those lines:
 //!
 //! ```text
 //! Start

@@ -1,6 +1,8 @@
 //! The board as a text diagram for the terminal.
 //!
-//! The hexagonal layout of `RULES.md`: row 5 on top, each row shifted by
+//! The hexagonal layout of
+//! [RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#cells-and-directions):
+//! row 5 on top, each row shifted by
 //! half a cell from the next, column letters along the top and bottom edges
 //! (each column runs diagonally, up and to the left) and row digits at both
 //! ends of every row. A cell shows its stack as in a position string: `.`

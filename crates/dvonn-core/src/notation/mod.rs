@@ -1,5 +1,6 @@
-//! The text formats of `NOTATION.md`: moves, position strings, game records,
-//! and the records of other programs (Little Golem, BoardSpace, CodeCup).
+//! The text formats of [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md):
+//! moves, position strings, game records, and the records of other programs
+//! (Little Golem, BoardSpace, CodeCup).
 //!
 //! - [`move_text`]: `E3`, `C3E3`, `PASS`.
 //! - [`position_string`]: `<board> <side> <phase>`.
@@ -41,7 +42,9 @@ mod text;
 /// A text format of games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// The game record of `NOTATION.md` ([`record`]).
+    /// The game record of
+    /// [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records)
+    /// ([`record`]).
     Record,
     /// A Little Golem transcript ([`little_golem`]).
     LittleGolem,

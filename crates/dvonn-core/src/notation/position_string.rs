@@ -1,4 +1,5 @@
-//! Position strings (`NOTATION.md`): `<board> <side> <phase>`.
+//! Position strings ([NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings)):
+//! `<board> <side> <phase>`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -317,7 +318,8 @@ impl fmt::Display for Setup {
     }
 }
 
-/// The canonical position string (`NOTATION.md`).
+/// The canonical position string
+/// ([NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#canonical-form)).
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_setup(), f)

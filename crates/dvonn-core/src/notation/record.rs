@@ -1,5 +1,5 @@
-//! The game record of `NOTATION.md` ("Game record"): a small PGN-like text
-//! file of tags and moves.
+//! The game record of [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records):
+//! a small PGN-like text file of tags and moves.
 //!
 //! ```text
 //! [Event "Casual game"]
@@ -12,7 +12,8 @@
 //! 25. G2 A3B3 26. C1C2 ... 24-19
 //! ```
 //!
-//! Decisions this module makes where `NOTATION.md` leaves room:
+//! Decisions this module makes where the format leaves room (also listed
+//! in [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#choices-of-this-implementation)):
 //!
 //! - **Tags.** `[Name "value"]`, one per line (white space around it is
 //!   allowed, and a `{...}` comment may follow it). A name is an ASCII letter

@@ -3,7 +3,10 @@
 //!
 //! **Provenance.** No real BoardSpace DVONN game file could be found in the
 //! public material searched (code, issues, documentation and web pages), so
-//! this reader is written from `NOTATION.md`, from the structure of
+//! this reader is written from the format contract's short description of
+//! these files (now in
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#boardspace-sgf-read-only)),
+//! from the structure of
 //! BoardSpace records of other games found in public code (the
 //! `(; GM[..] VV[1] SU[..] P0[id "name"] P1[id "name"] ; P0[0 Start P0]
 //! ; P0[1 ...] ; P0[2 done] ... ; P0[time 0:00:47 ] P1[time 0:01:14 ])`
@@ -22,7 +25,8 @@
 //! first rows of columns J and K numbered 2 and 3) has exactly our cells
 //! A1..A3, B1..B4, C1..C5, ..., J2..J5, K3..K5 under the same names, and
 //! its neighbour rule (`hexBoard` with a diagonal grid) makes C3 a
-//! neighbour of B2, B3, C2, C4, D3 and D4, as in `RULES.md`: the names map
+//! neighbour of B2, B3, C2, C4, D3 and D4, as in
+//! [RULES.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/RULES.md#cells-and-directions): the names map
 //! one to one, with no transformation. (Derived from the source, not yet
 //! confirmed by replaying a real game.)
 //!

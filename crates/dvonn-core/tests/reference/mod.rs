@@ -1,4 +1,4 @@
-//! A second, deliberately simple implementation of `RULES.md`, written from
+//! A second, deliberately simple implementation of `docs/RULES.md`, written from
 //! the rule book and not from the engine: a board of 49 cells, each holding
 //! the full list of its pieces from bottom to top, plain loops over cells and
 //! directions, and a breadth-first search for the stacks cut off from the
@@ -293,7 +293,7 @@ impl Game {
         removed
     }
 
-    /// The position string of `NOTATION.md`, written independently of the
+    /// The position string of `docs/NOTATION.md`, written independently of the
     /// engine's writer.
     pub fn position_string(&self) -> String {
         let mut rows = Vec::new();
