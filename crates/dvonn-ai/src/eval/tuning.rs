@@ -11,12 +11,12 @@
 //! `dvonn tune` runs this; the fitted weights are [`Weights::TUNED`].
 
 use dvonn_core::{Color, Phase, Position};
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{FEATURES, Features, Weights, features};
 use crate::engine::{Engine, EngineConfig};
+use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
@@ -60,29 +60,27 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
         placement: PlacementStrategy::Heuristic,
         ..EngineConfig::default()
     };
-    let mut engine = Engine::new(config).expect("a 16 MiB table");
+    let engine = Engine::new(config).expect("a 16 MiB table");
+    let mut engine = EnginePlayer::new(engine, Limits::depth(plan.depth));
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut samples = Vec::new();
     for game in 0..plan.games {
         engine.new_game();
-        let mut position = Position::random_setup_from_seed(rng.random());
+        let mut driver = Game::new(Position::random_setup_from_seed(rng.random()));
         let mut seen: Vec<(Features, Color)> = Vec::new();
-        for ply in 0.. {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
+        let mut observe = |played: &PlayedMove| {
+            let position = &played.before;
+            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
+                seen.push((features(position), position.side_to_move()));
+            }
+        };
+        while driver.history().len() < plan.random_moves {
+            if driver.step(&mut RandomPlayer::new(&mut rng), &mut observe).is_none() {
                 break;
             }
-            if position.phase() == Phase::Movement && moves.len() > 1 {
-                seen.push((features(&position), position.side_to_move()));
-            }
-            let mv = if ply < plan.random_moves {
-                *moves.choose(&mut rng).expect("not empty")
-            } else {
-                engine.search(&position, &Limits::depth(plan.depth), &mut ()).best_move.expect("game not over")
-            };
-            position.play_unchecked(mv);
         }
-        let white_margin = f64::from(position.pieces(Color::White)) - f64::from(position.pieces(Color::Black));
+        let ending = driver.play_out(&mut engine, &mut observe);
+        let white_margin = ending.white_margin().expect("the engine never forfeits") as f64;
         samples.extend(seen.into_iter().map(|(features, side)| Sample {
             features,
             margin: if side == Color::White { white_margin } else { -white_margin },
