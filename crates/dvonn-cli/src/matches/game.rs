@@ -103,7 +103,7 @@ pub struct Settings {
 enum Player {
     Engine(Box<EnginePlayer>),
     External(External),
-    Random(RandomPlayer),
+    Random(Box<RandomPlayer>),
 }
 
 impl Player {
@@ -125,7 +125,7 @@ impl Player {
                 let command = command_line(command, game.position(), seed);
                 Ok(Player::External(External::start(&command, settings.external_timeout, game.history().len())?))
             }
-            Spec::Random => Ok(Player::Random(RandomPlayer::from_seed(seed))),
+            Spec::Random => Ok(Player::Random(Box::new(RandomPlayer::from_seed(seed)))),
         }
     }
 
