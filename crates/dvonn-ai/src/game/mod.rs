@@ -1,31 +1,5 @@
-//! Playing a game: the one place where a side is asked for its move, the
-//! move is checked, played and timed, observers are told, and the end is
-//! detected.
-//!
-//! A [`Game`] holds the start position, the moves played so far (each a
-//! [`PlayedMove`]), an optional clock per side and, once it is over, its
-//! [`Ending`]. [`Game::step`] asks a [`Player`] for one move;
-//! [`Game::play_out`] steps to the end. A move a player chooses that is
-//! illegal, a failure the player reports, or a clock that runs out ends the
-//! game as a [`Forfeit`]: the driver never panics on a player's move.
-//! Moves imposed from outside (an opening, a person's move typed at a
-//! prompt) are played with [`Game::play`], and [`Game::truncate`] takes
-//! moves back.
-//!
-//! ```
-//! use dvonn_ai::{Engine, EngineConfig, EnginePlayer, Game, Limits, PlayedMove, Player, RandomPlayer};
-//! use dvonn_core::{Color, Position};
-//!
-//! let engine = Engine::new(EngineConfig { hash_mb: 1, ..EngineConfig::default() }).unwrap();
-//! let mut white = EnginePlayer::new(engine, Limits::depth(1));
-//! let mut black = RandomPlayer::from_seed(7);
-//! let mut game = Game::new(Position::random_setup_from_seed(1));
-//! let mut moves = 0;
-//! let players: &mut [&mut dyn Player; 2] = &mut [&mut white, &mut black];
-//! let ending = game.play_out(players, &mut |_: &PlayedMove| moves += 1);
-//! assert_eq!(ending.winner(), Some(Color::White), "depth 1 beats random moves");
-//! assert_eq!(moves, game.history().len());
-//! ```
+//! Playing a game: the driver [`Game`], its [`Player`]s and
+//! [`GameObserver`]s, and how a game ends.
 
 mod players;
 
@@ -182,7 +156,34 @@ impl Ending {
     }
 }
 
-/// A game being played: see the [module documentation](self).
+/// A game being played by the game driver: the one place where a side is
+/// asked for its move, the move is checked, played and timed, observers
+/// are told, and the end is detected.
+///
+/// It holds the start position, the moves played so far (each a
+/// [`PlayedMove`]), an optional clock per side and, once it is over, its
+/// [`Ending`]. [`Game::step`] asks a [`Player`] for one move;
+/// [`Game::play_out`] steps to the end. A move a player chooses that is
+/// illegal, a failure the player reports, or a clock that runs out ends the
+/// game as a [`Forfeit`]: the driver never panics on a player's move.
+/// Moves imposed from outside (an opening, a person's move typed at a
+/// prompt) are played with [`Game::play`], and [`Game::truncate`] takes
+/// moves back.
+///
+/// ```
+/// use dvonn_ai::{Engine, EngineConfig, EnginePlayer, Game, Limits, PlayedMove, Player, RandomPlayer};
+/// use dvonn_core::{Color, Position};
+///
+/// let engine = Engine::new(EngineConfig { hash_mb: 1, ..EngineConfig::default() }).unwrap();
+/// let mut white = EnginePlayer::new(engine, Limits::depth(1));
+/// let mut black = RandomPlayer::from_seed(7);
+/// let mut game = Game::new(Position::random_setup_from_seed(1));
+/// let mut moves = 0;
+/// let players: &mut [&mut dyn Player; 2] = &mut [&mut white, &mut black];
+/// let ending = game.play_out(players, &mut |_: &PlayedMove| moves += 1);
+/// assert_eq!(ending.winner(), Some(Color::White), "depth 1 beats random moves");
+/// assert_eq!(moves, game.history().len());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
