@@ -15,10 +15,11 @@
 //! (`beginner`, `casual`, `club`, `expert`, `master`) with that level's own
 //! per-move limit.
 
-use std::time::{Duration, Instant};
+use std::cmp::Ordering;
+use std::time::Duration;
 
 use clap::Parser;
-use dvonn::ai::{Engine, EngineConfig, Level, Limits, PlacementStrategy, Weights};
+use dvonn::ai::{Ending, Engine, EngineConfig, EnginePlayer, Game, Level, Limits, PlacementStrategy, Weights};
 use dvonn::core::notation::diagram::{DiagramOptions, LEGEND, diagram};
 use dvonn::core::{Color, Phase, Position};
 
@@ -56,10 +57,9 @@ struct Args {
 /// An engine and how it is given time.
 struct Player {
     name: String,
-    engine: Engine,
-    /// A per-move limit, or `None` to share the game clock.
-    per_move: Option<Limits>,
-    clock: Duration,
+    engine: EnginePlayer,
+    /// Whether it shares a game clock (a level has its own time per move).
+    clocked: bool,
 }
 
 impl Player {
@@ -81,17 +81,8 @@ impl Player {
         };
         let config = EngineConfig { threads: args.threads, seed, ..config };
         let engine = Engine::new(config).map_err(|e| e.to_string())?;
-        Ok(Player { name: spec.to_string(), engine, per_move, clock: Duration::from_secs_f64(args.time) })
-    }
-
-    /// Chooses a move, charging the time to the clock.
-    fn play(&mut self, position: &Position) -> (dvonn::ai::SearchResult, Duration) {
-        let limits = self.per_move.unwrap_or(Limits::game_clock(self.clock, Duration::ZERO));
-        let start = Instant::now();
-        let result = self.engine.search(position, &limits, &mut ());
-        let used = start.elapsed();
-        self.clock = self.clock.saturating_sub(used);
-        (result, used)
+        let limits = per_move.unwrap_or(Limits::infinite());
+        Ok(Player { name: spec.to_string(), engine: EnginePlayer::new(engine, limits), clocked: per_move.is_none() })
     }
 }
 
@@ -105,11 +96,12 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, margin: i64) {
-        match margin.signum() {
-            1 => self.wins += 1,
-            -1 => self.losses += 1,
-            _ => self.draws += 1,
+    /// A game won, drawn or lost (`result`), by `margin` pieces.
+    fn add(&mut self, result: Ordering, margin: i64) {
+        match result {
+            Ordering::Greater => self.wins += 1,
+            Ordering::Less => self.losses += 1,
+            Ordering::Equal => self.draws += 1,
         }
         self.margin += margin;
     }
@@ -152,6 +144,7 @@ fn print_legend(quiet: bool) {
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
+    let time = Duration::try_from_secs_f64(args.time).map_err(|e| format!("--time {}: {e}", args.time))?;
     let mut a = Player::new(&args.a, &args, args.seed)?;
     let mut b = Player::new(&args.b, &args, args.seed.wrapping_add(1))?;
     if a.name == b.name {
@@ -161,29 +154,30 @@ fn main() -> Result<(), String> {
     let mut tallies: [[Tally; 2]; 2] = Default::default();
     print_legend(args.quiet);
 
-    for game in 0..args.games {
+    for game_number in 0..args.games {
         // Colours alternate: in even games the first player has White.
-        let a_is_white = game % 2 == 0;
+        let a_is_white = game_number % 2 == 0;
         let (white, black) = if a_is_white { (&mut a, &mut b) } else { (&mut b, &mut a) };
-        for player in [&mut *white, &mut *black] {
-            player.engine.new_game();
-            player.clock = Duration::from_secs_f64(args.time);
-        }
-        println!("\n=== game {} of {}: {} (White) vs {} (Black) ===", game + 1, args.games, white.name, black.name);
-        let mut position = if args.random_setup {
-            Position::random_setup_from_seed(args.seed.wrapping_mul(1000).wrapping_add(game as u64 / 2))
+        let mut game = Game::new(if args.random_setup {
+            Position::random_setup_from_seed(args.seed.wrapping_mul(1000).wrapping_add(game_number as u64 / 2))
         } else {
             Position::new()
-        };
-        let mut ply = 0;
-        let mut previous_move = None;
+        });
+        for (color, player) in Color::BOTH.into_iter().zip([&mut *white, &mut *black]) {
+            player.engine.new_game();
+            game.set_clock(color, player.clocked.then_some(time));
+        }
+        println!(
+            "\n=== game {} of {}: {} (White) vs {} (Black) ===",
+            game_number + 1,
+            args.games,
+            white.name,
+            black.name
+        );
         loop {
-            let mover = if position.side_to_move() == Color::White { &mut *white } else { &mut *black };
-            let (result, used) = mover.play(&position);
-            // `None` only when the game is over.
-            let Some(mv) = result.best_move else { break };
-            let before = position;
-            let removed = position.play(mv).expect("the engine plays legal moves");
+            let mover = if game.position().side_to_move() == Color::White { &mut *white } else { &mut *black };
+            let Some(played) = game.step(&mut mover.engine, &mut ()) else { break };
+            let result = mover.engine.last_search().expect("the move was searched");
             // A move without search (forced, or a heuristic placement)
             // counts no nodes.
             let detail = if result.nodes == 0 {
@@ -192,32 +186,52 @@ fn main() -> Result<(), String> {
                 let exact = if result.exact { " exact" } else { "" };
                 format!("score {}{exact}, depth {}, {} nodes", result.score, result.depth, result.nodes)
             };
+            let ply = game.history().len() - 1;
             println!(
-                "ply {ply:>2}  {:<5} {:<5} {mv:<5} {:>5} ms  ({detail}){}",
-                before.side_to_move().to_string(),
+                "ply {ply:>2}  {:<5} {:<5} {:<5} {:>5} ms  ({detail}){}",
+                played.side().to_string(),
                 mover.name,
-                used.as_millis(),
-                if removed.is_empty() { String::new() } else { format!("  removes {}", removed.len()) }
+                played.mv,
+                played.time.as_millis(),
+                if played.removed.is_empty() { String::new() } else { format!("  removes {}", played.removed.len()) }
             );
             // During placement the board is shown when it is full; from then
             // on after every move.
-            if !args.quiet && (position.phase() == Phase::Movement) {
-                let options =
-                    DiagramOptions { last_move: Some(mv), previous_move, removed, ..DiagramOptions::default() };
-                println!("{}", diagram(&position, &options));
+            if !args.quiet && (game.position().phase() == Phase::Movement) {
+                let options = DiagramOptions {
+                    last_move: Some(played.mv),
+                    previous_move: ply.checked_sub(1).map(|i| game.history()[i].mv),
+                    removed: played.removed,
+                    ..DiagramOptions::default()
+                };
+                println!("{}", diagram(game.position(), &options));
             }
-            previous_move = Some(mv);
-            ply += 1;
         }
-        let (w, bl) = (i64::from(position.pieces(Color::White)), i64::from(position.pieces(Color::Black)));
-        println!(
-            "result: {w}-{bl}  (clocks left: White {:.2} s, Black {:.2} s)",
-            white.clock.as_secs_f64(),
-            black.clock.as_secs_f64()
+        let clocks = format!(
+            "clocks left: White {:.2} s, Black {:.2} s",
+            time.saturating_sub(game.used(Color::White)).as_secs_f64(),
+            time.saturating_sub(game.used(Color::Black)).as_secs_f64()
         );
-        let a_margin = if a_is_white { w - bl } else { bl - w };
-        tallies[0][usize::from(!a_is_white)].add(a_margin);
-        tallies[1][usize::from(a_is_white)].add(-a_margin);
+        let ending = game.ending().expect("the game is over");
+        let a_color = if a_is_white { Color::White } else { Color::Black };
+        let a_result = match ending.winner() {
+            None => Ordering::Equal,
+            Some(winner) if winner == a_color => Ordering::Greater,
+            Some(_) => Ordering::Less,
+        };
+        let a_margin = match ending {
+            Ending::Finished { white, black } => {
+                println!("result: {white}-{black}  ({clocks})");
+                let margin = i64::from(*white) - i64::from(*black);
+                if a_is_white { margin } else { -margin }
+            }
+            Ending::Forfeit { loser, reason } => {
+                println!("result: {loser} forfeits: {reason}  ({clocks})");
+                0
+            }
+        };
+        tallies[0][usize::from(!a_is_white)].add(a_result, a_margin);
+        tallies[1][usize::from(a_is_white)].add(a_result.reverse(), -a_margin);
     }
 
     println!(

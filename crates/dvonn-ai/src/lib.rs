@@ -41,6 +41,7 @@
 pub mod bench;
 mod engine;
 pub mod eval;
+mod game;
 mod level;
 mod limits;
 mod observer;
@@ -52,6 +53,7 @@ mod tt;
 
 pub use engine::{Engine, EngineConfig, EngineError};
 pub use eval::{Evaluator, Weights};
+pub use game::{Ending, EnginePlayer, Forfeit, Game, GameObserver, PlayedMove, Player, RandomPlayer};
 pub use level::{Level, UnknownLevel};
 pub use limits::{Clock, Limits, StopHandle};
 pub use observer::{Observer, SearchInfo};

@@ -42,7 +42,7 @@ use dvonn_core::Color;
 
 use crate::args::parse_seconds;
 use crate::output::{progress_bar, write_file};
-use game::{Ending, Opening, Played, Settings};
+use game::{Opening, Played, Settings};
 use spec::Spec;
 use stats::{Sprt, Tally, Verdict, elo_estimate, parse_sprt};
 
@@ -119,7 +119,7 @@ impl Summary {
     fn add(&mut self, played: &Played) {
         let a = played.a_color;
         let tally = &mut self.a_by_color[a.index()];
-        match played.winner() {
+        match played.ending.winner() {
             Some(color) if color == a => tally.wins += 1,
             Some(_) => tally.losses += 1,
             None => tally.draws += 1,
@@ -128,8 +128,8 @@ impl Summary {
             self.margin_sum += margin;
             self.finished += 1;
         }
-        if let Ending::Forfeit { loser, reason } = &played.ending {
-            self.forfeits.push(Forfeit { game: played.index + 1, by_a: *loser == a, reason: reason.clone() });
+        if let Some((loser, reason)) = played.ending.forfeit() {
+            self.forfeits.push(Forfeit { game: played.index + 1, by_a: loser == a, reason: reason.to_string() });
         }
     }
 

@@ -38,9 +38,9 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use dvonn_ai::{Engine, EngineConfig, Level, Limits, SearchResult};
-use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, Replay, TOTAL_PIECES};
+use anyhow::{Context, Result, bail};
+use dvonn_ai::{Ending, Engine, EngineConfig, EnginePlayer, Level, Limits, SearchResult};
+use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, TOTAL_PIECES};
 
 use crate::args::parse_seconds;
 use crate::input::read_bounded_line;
@@ -169,46 +169,64 @@ enum Author {
     Engine,
 }
 
-/// The game so far: the moves, checked and replayed, and who chose each.
+/// The game so far, played by the game driver, and who chose each move.
 #[derive(Debug)]
 struct Game {
-    replay: Replay,
-    /// `authors[i]`: who chose `replay.moves[i]`.
+    driver: dvonn_ai::Game,
+    /// `authors[i]`: who chose the move of ply `i`.
     authors: Vec<Author>,
 }
 
 impl Game {
     fn new(start: Position) -> Game {
-        Game { replay: Replay::new(start), authors: Vec::new() }
+        Game { driver: dvonn_ai::Game::new(start), authors: Vec::new() }
     }
 
     fn position(&self) -> &Position {
-        self.replay.final_position()
+        self.driver.position()
     }
 
-    /// Plays a legal move; returns what it removed.
+    /// The plies played.
+    fn plies(&self) -> usize {
+        self.authors.len()
+    }
+
+    /// Plays the human's move (chosen or forced) after checking it;
+    /// returns what it removed.
     fn play(&mut self, mv: Move, author: Author) -> Result<Bitboard> {
-        let removed = self.replay.play(mv)?;
+        let removed = self.driver.play(mv, &mut ())?;
         self.authors.push(author);
         Ok(removed)
+    }
+
+    /// Has the engine choose and play its move; returns it.
+    fn play_engine(&mut self, engine: &mut EnginePlayer) -> Result<Move> {
+        let Some(played) = self.driver.step(engine, &mut ()) else {
+            match self.driver.ending().and_then(Ending::forfeit) {
+                Some((_, reason)) => bail!("the engine forfeits: {reason}"),
+                None => bail!("the game is over"),
+            }
+        };
+        self.authors.push(Author::Engine);
+        Ok(played.mv)
     }
 
     /// Takes back the human's last chosen move and everything after it;
     /// `false` when there is none.
     fn undo(&mut self) -> bool {
         let Some(last) = self.authors.iter().rposition(|a| *a == Author::Human) else { return false };
-        self.replay.truncate(last);
+        self.driver.truncate(last);
         self.authors.truncate(last);
         true
     }
 
     fn diagram_options(&self, colored: bool) -> DiagramOptions {
-        let moves = &self.replay.moves;
+        let history = self.driver.history();
         DiagramOptions {
             colored,
-            last_move: moves.last().copied(),
-            previous_move: moves.len().checked_sub(2).map(|i| moves[i]),
-            removed: self.replay.removed.last().copied().unwrap_or(Bitboard::EMPTY),
+            last_move: history.last().map(|played| played.mv),
+            previous_move: history.len().checked_sub(2).map(|i| history[i].mv),
+            removed: history.last().map_or(Bitboard::EMPTY, |played| played.removed),
         }
     }
 }
@@ -269,7 +287,8 @@ Commands:
 /// board and messages to `output`. Returns when the human quits or the input
 /// ends.
 pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &PlayConfig) -> Result<()> {
-    let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
+    let engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
+    let mut engine = EnginePlayer::new(engine, config.limits);
     let mut hint_engine: Option<Engine> = None;
     let mut game = Game::new(config.start);
     let human = config.human;
@@ -290,10 +309,8 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
         } else {
             announced = false;
             if position.side_to_move() != human {
-                let result = engine.search(&position, &config.limits, &mut ());
-                let mv = result.best_move.context("the engine found no move")?;
-                game.play(mv, Author::Engine).context("the engine chose an illegal move")?;
-                match searched_score(&result) {
+                let mv = game.play_engine(&mut engine)?;
+                match engine.last_search().and_then(searched_score) {
                     Some(score) => writeln!(out, "{} plays {mv} (its evaluation: {score}).", config.engine_name)?,
                     None => writeln!(out, "{} plays {mv}.", config.engine_name)?,
                 }
@@ -312,8 +329,8 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                 continue;
             }
         }
-        if !position.is_game_over() && told_at != Some(game.replay.moves.len()) {
-            told_at = Some(game.replay.moves.len());
+        if !position.is_game_over() && told_at != Some(game.plies()) {
+            told_at = Some(game.plies());
             writeln!(out, "{}", what_to_do(&position))?;
         }
         let prompt = if position.is_game_over() { "game over> ".to_string() } else { format!("{human}> ") };
@@ -510,8 +527,8 @@ fn quit(out: &mut impl Write, position: &Position) -> io::Result<()> {
 
 /// The game as a record.
 fn record(game: &Game, config: &PlayConfig) -> GameRecord {
-    let mut record = GameRecord::new(game.replay.positions[0]);
-    record.moves = game.replay.moves.clone();
+    let mut record = GameRecord::new(*game.driver.start());
+    record.moves = game.driver.moves();
     record.result = RecordResult::of_position(game.position());
     let (white, black) = match config.human {
         Color::White => ("Human", config.engine_name.as_str()),

@@ -28,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::placement::{ActiveFeatures, FEATURE_COUNT, PlacementEval, PlacementWeights, active_features, map_cell};
 use crate::engine::{Engine, EngineConfig};
+use crate::game::{EnginePlayer, Game, Player};
 use crate::limits::Limits;
 use crate::observer::SearchInfo;
 use crate::placement::PlacementStrategy;
@@ -124,54 +125,65 @@ pub struct Generation {
     pub seed: u64,
 }
 
+/// Chooses the placements of training games by a [`PlacementPolicy`].
+#[derive(Debug)]
+struct Placer {
+    rng: ChaCha8Rng,
+    /// The engine and its share of random placements, unless every
+    /// placement is random.
+    engine: Option<(EnginePlayer, f64)>,
+}
+
+impl Player for Placer {
+    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+        let position = game.position();
+        let empty = !position.occupied();
+        if let Some((engine, share)) = &mut self.engine {
+            let share = if position.placed() < 3 { share.max(0.5) } else { *share };
+            if empty.len() > 1 && !self.rng.random_bool(share) {
+                if let Ok(placement @ Move::Place(_)) = engine.choose(game) {
+                    return Ok(placement);
+                }
+            }
+        }
+        let cell = empty.iter().nth(self.rng.random_range(0..empty.len() as usize));
+        cell.map(Move::Place).ok_or_else(|| "no empty cell to place on".to_string())
+    }
+}
+
 /// Plays the placement phases of `plan` and labels each finished board
 /// with a search to `plan.label_depth`. `progress(games done)` is called
 /// after each game.
 pub fn generate(plan: &Generation, mut progress: impl FnMut(usize)) -> Vec<LabelledPlacement> {
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut config = EngineConfig { hash_mb: 16, seed: plan.seed, ..EngineConfig::default() };
-    let mut placer = match plan.policy {
+    let engine = match plan.policy {
         PlacementPolicy::Random => None,
         PlacementPolicy::Engine { depth, random_share, eval } => {
             config.placement = PlacementStrategy::Search;
             config.placement_eval = eval;
-            Some((Engine::new(config.clone()).expect("a 16 MiB table"), depth, random_share))
+            let engine = Engine::new(config.clone()).expect("a 16 MiB table");
+            Some((EnginePlayer::new(engine, Limits::depth(depth)), random_share))
         }
     };
+    let mut placer = Placer { rng: ChaCha8Rng::seed_from_u64(plan.seed), engine };
     let mut labeller = Engine::new(config).expect("a 16 MiB table");
     let mut games = Vec::with_capacity(plan.games);
     for game in 0..plan.games {
-        let mut position = Position::new();
-        let mut cells = [Cell::ALL[0]; 49];
-        if let Some((engine, _, _)) = &mut placer {
+        if let Some((engine, _)) = &mut placer.engine {
             engine.new_game();
         }
-        for slot in &mut cells {
-            let empty = !position.occupied();
-            let random_cell = |rng: &mut ChaCha8Rng| empty.iter().nth(rng.random_range(0..empty.len() as usize));
-            let cell = match &mut placer {
-                Some((engine, depth, share)) => {
-                    let share = if position.placed() < 3 { share.max(0.5) } else { *share };
-                    if empty.len() > 1 && !rng.random_bool(share) {
-                        match engine.search(&position, &Limits::depth(*depth), &mut ()).best_move {
-                            Some(Move::Place(cell)) => Some(cell),
-                            _ => random_cell(&mut rng),
-                        }
-                    } else {
-                        random_cell(&mut rng)
-                    }
-                }
-                None => random_cell(&mut rng),
-            }
-            .expect("a placement-phase board has an empty cell");
-            position.play_unchecked(Move::Place(cell));
-            *slot = cell;
+        let mut driver = Game::new(Position::new());
+        while driver.position().phase() == Phase::Placement {
+            driver.step(&mut placer, &mut ()).expect("a placement-phase board has an empty cell");
         }
-        debug_assert_eq!(position.phase(), Phase::Movement);
+        let mut cells = [Cell::ALL[0]; 49];
+        for (slot, played) in cells.iter_mut().zip(driver.history()) {
+            *slot = played.mv.to().expect("a placement");
+        }
         labeller.new_game();
         let mut white_margin = 0.0;
         // The finished board has White to move: the search's score is White's.
-        labeller.search(&position, &Limits::depth(plan.label_depth), &mut |info: &SearchInfo| {
+        labeller.search(driver.position(), &Limits::depth(plan.label_depth), &mut |info: &SearchInfo| {
             white_margin = info.score.pieces() as f32;
         });
         games.push(LabelledPlacement { cells, white_margin });

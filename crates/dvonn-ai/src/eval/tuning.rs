@@ -16,20 +16,20 @@
 //! actually reach.
 
 use dvonn_core::{Color, Phase, Position};
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{FEATURES, Features, Weights, features};
+use crate::engine::{Engine, EngineConfig};
+use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
+use crate::limits::Limits;
+use crate::placement::PlacementStrategy;
 
 /// Unknowns of the fit: each weight for the full and for the empty board.
 const UNKNOWNS: usize = 2 * FEATURES;
 
 /// Cells of the board.
 const CELLS: f64 = 49.0;
-use crate::engine::{Engine, EngineConfig};
-use crate::limits::Limits;
-use crate::placement::PlacementStrategy;
 
 /// One training example: the features of a position and the final margin
 /// (pieces) of its game for the side to move.
@@ -75,32 +75,31 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
         placement: PlacementStrategy::Heuristic,
         ..EngineConfig::default()
     };
-    let mut engine = Engine::new(config).expect("a 16 MiB table");
+    let engine = Engine::new(config).expect("a 16 MiB table");
+    let mut engine = EnginePlayer::new(engine, Limits::depth(plan.depth));
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut samples = Vec::new();
     for game in 0..plan.games {
         engine.new_game();
-        let mut position = match plan.openings.get(game % plan.openings.len().max(1)) {
+        let start = match plan.openings.get(game % plan.openings.len().max(1)) {
             Some(opening) => *opening,
             None => Position::random_setup_from_seed(rng.random()),
         };
+        let mut driver = Game::new(start);
         let mut seen: Vec<(Features, u32, Color)> = Vec::new();
-        for ply in 0.. {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
+        let mut observe = |played: &PlayedMove| {
+            let position = &played.before;
+            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
+                seen.push((features(position), position.occupied().len(), position.side_to_move()));
+            }
+        };
+        while driver.history().len() < plan.random_moves {
+            if driver.step(&mut RandomPlayer::new(&mut rng), &mut observe).is_none() {
                 break;
             }
-            if position.phase() == Phase::Movement && moves.len() > 1 {
-                seen.push((features(&position), position.occupied().len(), position.side_to_move()));
-            }
-            let mv = if ply < plan.random_moves {
-                *moves.choose(&mut rng).expect("not empty")
-            } else {
-                engine.search(&position, &Limits::depth(plan.depth), &mut ()).best_move.expect("game not over")
-            };
-            position.play_unchecked(mv);
         }
-        let white_margin = f64::from(position.pieces(Color::White)) - f64::from(position.pieces(Color::Black));
+        let ending = driver.play_out(&mut engine, &mut observe);
+        let white_margin = ending.white_margin().expect("the engine never forfeits") as f64;
         samples.extend(seen.into_iter().map(|(features, occupied, side)| Sample {
             features,
             occupied,

@@ -1,7 +1,8 @@
 //! An external program that plays one game over the CodeCup protocol (see
-//! [`crate::codecup`]), from the referee's side: it is sent `Start` when it
-//! moves first, its opponent's moves, and `Quit` at the end; it answers with
-//! one move line per turn.
+//! [`crate::codecup`]), from the referee's side: a [`Player`] of the game
+//! driver. It is sent `Start` when it moves first, its opponent's moves
+//! (each when its own turn comes, and the last at the end), and `Quit` at
+//! the end; it answers with one move line per turn.
 //!
 //! Anything that goes wrong is the program's fault and returned as a
 //! message (the caller scores the game as a loss): it could not be
@@ -20,6 +21,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use dvonn_ai::{Game, Player};
 use dvonn_core::Move;
 
 use crate::codecup::{Message, read_line};
@@ -46,12 +48,17 @@ pub struct External {
     timeout: Duration,
     /// Whether the program has been sent anything (`Start` or a move).
     spoken_to: bool,
+    /// The plies of the game the program knows: those before its start
+    /// position, its own moves and those it has been sent.
+    known: usize,
 }
 
 impl External {
     /// Starts `command` (the program, then its arguments) with piped
-    /// standard streams. `timeout` is the longest wait for each move.
-    pub fn start(command: &[String], timeout: Duration) -> Result<External> {
+    /// standard streams, for a game whose first `known` plies the program
+    /// knows (they lead to its start position). `timeout` is the longest
+    /// wait for each move.
+    pub fn start(command: &[String], timeout: Duration, known: usize) -> Result<External> {
         let (program, args) = command.split_first().context("an empty command line")?;
         let mut child = Command::new(program)
             .args(args)
@@ -88,18 +95,23 @@ impl External {
                 })
                 .context("cannot start a thread to read the program")?;
         }
-        Ok(External { child, stdin, lines, stderr, stderr_done, timeout, spoken_to: false })
+        Ok(External { child, stdin, lines, stderr, stderr_done, timeout, spoken_to: false, known })
     }
 
-    /// Sends the opponent's move.
-    pub fn tell(&mut self, mv: Move) -> Result<(), String> {
-        self.send(&mv.to_string())
+    /// Sends the moves of `game` the program does not know yet: its
+    /// opponent's.
+    fn tell(&mut self, game: &Game) -> Result<(), String> {
+        for played in &game.history()[self.known.min(game.history().len())..] {
+            self.send(&played.mv.to_string())?;
+        }
+        self.known = game.history().len();
+        Ok(())
     }
 
     /// Asks for the program's move: sends `Start` first when it has been
     /// sent nothing yet (it moves first), then waits for a move line
     /// (blank lines skipped).
-    pub fn ask(&mut self) -> Result<Move, String> {
+    fn ask(&mut self) -> Result<Move, String> {
         if !self.spoken_to {
             self.send("Start")?;
         }
@@ -129,14 +141,14 @@ impl External {
         }
     }
 
-    /// Ends the game: sends `Quit` (the program may have exited already),
-    /// gives it a moment to exit, then kills it. A program that has just
-    /// lost by misbehaving (`failed`) is killed at once.
-    pub fn finish(mut self, failed: bool) {
+    /// Ends `game`: sends the last move and `Quit` (the program may have
+    /// exited already), gives it a moment to exit, then kills it. A program
+    /// that has just lost by misbehaving (`failed`) is killed at once.
+    pub fn finish(mut self, game: &Game, failed: bool) {
         if failed {
             return;
         }
-        let _ = self.send("Quit");
+        let _ = self.tell(game).and_then(|()| self.send("Quit"));
         self.stdin = None;
         let deadline = Instant::now() + EXIT_GRACE;
         while Instant::now() < deadline {
@@ -182,6 +194,15 @@ impl External {
             }
         }
         message
+    }
+}
+
+impl Player for External {
+    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+        self.tell(game)?;
+        let mv = self.ask()?;
+        self.known += 1;
+        Ok(mv)
     }
 }
 

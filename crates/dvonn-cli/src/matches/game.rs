@@ -1,11 +1,11 @@
 //! One game of a match: its opening, its two players, and how it ended.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Clock, Engine, Limits};
+use dvonn_ai::{Ending, Engine, EnginePlayer, Game, Limits, RandomPlayer};
 use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
-use rand::seq::{IndexedRandom, IteratorRandom};
+use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -66,26 +66,6 @@ impl Opening {
     }
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// Played to the end: the score decides.
-    Finished {
-        /// White's pieces.
-        white: u32,
-        /// Black's pieces.
-        black: u32,
-    },
-    /// A player lost by misbehaving (crash, stall, garbage, illegal move,
-    /// time).
-    Forfeit {
-        /// Who lost.
-        loser: Color,
-        /// What happened.
-        reason: String,
-    },
-}
-
 /// A game played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -100,27 +80,10 @@ pub struct Played {
 }
 
 impl Played {
-    /// The winner (`None`: a draw).
-    pub fn winner(&self) -> Option<Color> {
-        match &self.ending {
-            Ending::Finished { white, black } => match white.cmp(black) {
-                std::cmp::Ordering::Greater => Some(Color::White),
-                std::cmp::Ordering::Less => Some(Color::Black),
-                std::cmp::Ordering::Equal => None,
-            },
-            Ending::Forfeit { loser, .. } => Some(!*loser),
-        }
-    }
-
     /// A's pieces minus B's at the end of a finished game.
     pub fn a_margin(&self) -> Option<i64> {
-        match &self.ending {
-            Ending::Finished { white, black } => {
-                let margin = i64::from(*white) - i64::from(*black);
-                Some(if self.a_color == Color::White { margin } else { -margin })
-            }
-            Ending::Forfeit { .. } => None,
-        }
+        let margin = self.ending.white_margin()?;
+        Some(if self.a_color == Color::White { margin } else { -margin })
     }
 }
 
@@ -136,73 +99,51 @@ pub struct Settings {
 }
 
 /// A player during a game.
+#[derive(Debug)]
 enum Player {
-    Engine { engine: Box<Engine>, limits: Limits, clock: Option<Duration>, used: Duration },
+    Engine(Box<EnginePlayer>),
     External(External),
-    Random(Box<ChaCha8Rng>),
+    Random(Box<RandomPlayer>),
 }
 
 impl Player {
-    /// Starts the player of `spec` for a game whose players choose their
-    /// moves from `start` on (an error only when an engine cannot be built
-    /// or a program cannot be started at all: the match cannot go on).
-    fn start(spec: &Spec, settings: &Settings, start: &Position, seed: u64) -> Result<Player> {
+    /// Starts the player of `spec` for `game`, whose players choose their
+    /// moves from its present position on (an error only when an engine
+    /// cannot be built or a program cannot be started at all: the match
+    /// cannot go on). An engine on a game clock gets it in `game`.
+    fn start(spec: &Spec, settings: &Settings, game: &mut Game, color: Color, seed: u64) -> Result<Player> {
         match spec {
             Spec::Engine(spec) => {
                 let mut config = spec.config.clone();
                 config.seed = seed;
                 let engine = Engine::new(config).context("cannot start an engine")?;
                 let limits = if spec.has_limit() { spec.limits } else { Limits::move_time(settings.default_time) };
-                Ok(Player::Engine { engine: Box::new(engine), limits, clock: spec.clock, used: Duration::ZERO })
+                game.set_clock(color, spec.clock);
+                Ok(Player::Engine(Box::new(EnginePlayer::new(engine, limits))))
             }
             Spec::External(command) => {
-                let command = command_line(command, start, seed);
-                Ok(Player::External(External::start(&command, settings.external_timeout)?))
+                let command = command_line(command, game.position(), seed);
+                Ok(Player::External(External::start(&command, settings.external_timeout, game.history().len())?))
             }
-            Spec::Random => Ok(Player::Random(Box::new(ChaCha8Rng::seed_from_u64(seed)))),
-        }
-    }
-
-    /// The player's move, or why it loses.
-    fn choose(&mut self, position: &Position) -> Result<Move, String> {
-        match self {
-            Player::Engine { engine, limits, clock, used } => {
-                let started = Instant::now();
-                let mut limits = *limits;
-                if let Some(clock) = clock {
-                    limits.clock = Some(Clock { remaining: clock.saturating_sub(*used), increment: Duration::ZERO });
-                }
-                let result = engine.search(position, &limits, &mut ());
-                *used += started.elapsed();
-                if let Some(clock) = clock.filter(|clock| *used > *clock) {
-                    return Err(format!(
-                        "lost on time: {:.3} s used of {:.3} s",
-                        used.as_secs_f64(),
-                        clock.as_secs_f64()
-                    ));
-                }
-                result.best_move.ok_or_else(|| "the engine found no move".to_string())
-            }
-            Player::External(program) => program.ask(),
-            Player::Random(rng) => {
-                position.legal_moves().choose(rng).copied().ok_or_else(|| "no legal move".to_string())
-            }
-        }
-    }
-
-    /// Tells the player its opponent's move.
-    fn tell(&mut self, mv: Move) -> Result<(), String> {
-        match self {
-            Player::Engine { .. } | Player::Random(_) => Ok(()),
-            Player::External(program) => program.tell(mv),
+            Spec::Random => Ok(Player::Random(Box::new(RandomPlayer::from_seed(seed)))),
         }
     }
 
     /// Ends the game for the player (`failed`: it has just lost by
     /// misbehaving).
-    fn finish(self, failed: bool) {
+    fn finish(self, game: &Game, failed: bool) {
         if let Player::External(program) = self {
-            program.finish(failed);
+            program.finish(game, failed);
+        }
+    }
+}
+
+impl dvonn_ai::Player for Player {
+    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+        match self {
+            Player::Engine(engine) => engine.choose(game),
+            Player::External(program) => program.choose(game),
+            Player::Random(random) => random.choose(game),
         }
     }
 }
@@ -227,39 +168,20 @@ pub fn play(
     settings: &Settings,
 ) -> Result<Played> {
     let game_seed = mix(settings.seed, index as u64);
-    let mut position = opening.start;
-    let mut moves = Vec::new();
+    let mut game = Game::new(opening.start);
     for &mv in &opening.moves {
-        position.play(mv).context("an opening move is illegal")?;
-        moves.push(mv);
+        game.play(mv, &mut ()).context("an opening move is illegal")?;
     }
     let mut players = [
-        Player::start(white, settings, &position, mix(game_seed, 1))?,
-        Player::start(black, settings, &position, mix(game_seed, 2))?,
+        Player::start(white, settings, &mut game, Color::White, mix(game_seed, 1))?,
+        Player::start(black, settings, &mut game, Color::Black, mix(game_seed, 2))?,
     ];
-    let ending = loop {
-        if position.is_game_over() {
-            break Ending::Finished { white: position.pieces(Color::White), black: position.pieces(Color::Black) };
-        }
-        let side = position.side_to_move();
-        let mv = match players[side.index()].choose(&position) {
-            Ok(mv) => mv,
-            Err(reason) => break Ending::Forfeit { loser: side, reason },
-        };
-        if let Err(reason) = position.check(mv) {
-            break Ending::Forfeit { loser: side, reason: format!("played the illegal move {mv}: {reason}") };
-        }
-        position.play_unchecked(mv);
-        moves.push(mv);
-        if let Err(reason) = players[(!side).index()].tell(mv) {
-            break Ending::Forfeit { loser: !side, reason };
-        }
-    };
+    let ending = game.play_out(&mut players, &mut ()).clone();
     for (player, color) in players.into_iter().zip(Color::BOTH) {
-        player.finish(matches!(&ending, Ending::Forfeit { loser, .. } if *loser == color));
+        player.finish(&game, ending.forfeit().is_some_and(|(loser, _)| loser == color));
     }
     let mut record = GameRecord::new(opening.start);
-    record.moves = moves;
+    record.moves = game.moves();
     record.set_tag("Event", "dvonn match");
     record.set_tag("Date", &crate::date::today());
     record.set_tag("Round", &(index + 1).to_string());
