@@ -16,7 +16,7 @@
 //! judge boards like those the engine now aims for.
 //!
 //! `dvonn tune-placement` runs both steps; the shipped weights are its
-//! output (see `docs/ENGINE.md` for the commands that made them).
+//! output (`docs/ENGINE.md` gives the procedure and which round is shipped).
 
 use std::fmt;
 use std::str::FromStr;
