@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use dvonn::ai::{Engine, EngineConfig, Level, Limits, PlacementStrategy, Weights};
-use dvonn::core::notation::diagram::{DiagramOptions, LEGEND, diagram};
-use dvonn::core::{Color, Phase, Position};
+use dvonn::notation::diagram::{DiagramOptions, LEGEND, diagram};
+use dvonn::rules::{Color, Phase, Position};
 
 /// Command-line arguments.
 #[derive(Debug, Parser)]

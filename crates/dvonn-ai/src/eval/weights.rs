@@ -15,7 +15,7 @@ impl Weights {
     /// The first, hand-set weights, before tuning.
     pub const HAND: Weights = Weights([100, 0, 3, 10, -30, 40, 10, -15, -10, 40, 20]);
 
-    /// Weights fitted to self-play games (see [`super::tuning`]).
+    /// Weights fitted to self-play games (see `eval::tuning`, behind the `tuning` feature).
     pub const TUNED: Weights = Weights([72, 426, 34, -241, -64, 7, 14, -124, -78, 11, 138]);
 
     /// The named weight sets: `tuned`, `hand` and `pieces` (any case).

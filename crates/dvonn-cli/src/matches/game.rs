@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use dvonn_ai::{Clock, Engine, Limits};
-use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
+use dvonn_core::{Color, Move, Position};
+use dvonn_notation::{GameRecord, RecordResult};
 use rand::seq::{IndexedRandom, IteratorRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
