@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use dvonn::core::{Bitboard, Move, Position};
+use dvonn::rules::{Bitboard, Move, Position};
 
 mod common;
 

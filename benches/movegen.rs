@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use dvonn::core::{MoveList, Position};
+use dvonn::rules::{MoveList, Position};
 
 mod common;
 

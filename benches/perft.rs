@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use dvonn::core::perft::{PerftMode, perft};
+use dvonn::rules::perft::{PerftMode, perft};
 
 mod common;
 

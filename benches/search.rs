@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use dvonn::ai::{Engine, EngineConfig, Limits};
-use dvonn::core::Position;
+use dvonn::rules::Position;
 
 /// Depth of the per-position searches: tens of milliseconds each.
 const DEPTH: u32 = 7;

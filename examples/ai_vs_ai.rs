@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use dvonn::ai::{Ending, Engine, EngineConfig, EnginePlayer, Game, Level, Limits, PlacementStrategy, Weights};
-use dvonn::core::notation::diagram::{DiagramOptions, LEGEND, diagram};
-use dvonn::core::{Color, Phase, Position};
+use dvonn::notation::diagram::{DiagramOptions, LEGEND, diagram};
+use dvonn::rules::{Color, Phase, Position};
 
 /// Command-line arguments.
 #[derive(Debug, Parser)]

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use dvonn::ai::{Engine, EngineConfig, Limits, SearchInfo};
-use dvonn::core::Position;
+use dvonn::rules::Position;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

@@ -6,7 +6,7 @@
 //! cargo run --example embed_core [SEED]
 //! ```
 
-use dvonn::core::{Color, Position};
+use dvonn::rules::{Color, Position};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 

@@ -2,8 +2,8 @@
 // Each bench uses a part of these helpers.
 #![allow(dead_code)]
 
-use dvonn::core::Position;
-use dvonn::core::perft::PerftVector;
+use dvonn::rules::Position;
+use dvonn::rules::perft::PerftVector;
 
 /// A perft vector: its comment (what kind of position), the position, and
 /// the perft counts by depth.
@@ -13,13 +13,11 @@ pub struct Vector {
     pub counts: Vec<(u32, u64)>,
 }
 
-const PERFT: &str = include_str!("../../crates/dvonn-core/tests/vectors/perft.txt");
-
 /// Every vector of perft.txt, labelled with its comment and its index.
 pub fn vectors() -> Vec<Vector> {
     let mut label = String::new();
     let mut vectors = Vec::new();
-    for line in PERFT.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    for line in dvonn::rules::perft::VECTORS.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if let Some(comment) = line.strip_prefix('#') {
             label = comment.trim().to_string();
             continue;
@@ -34,5 +32,5 @@ pub fn vectors() -> Vec<Vector> {
 /// The vectors of the movement phase (most of the engine's time is spent
 /// there), the full-board start of phase 2 that the targets name among them.
 pub fn movement_vectors() -> Vec<Vector> {
-    vectors().into_iter().filter(|v| v.position.phase() == dvonn::core::Phase::Movement).collect()
+    vectors().into_iter().filter(|v| v.position.phase() == dvonn::rules::Phase::Movement).collect()
 }

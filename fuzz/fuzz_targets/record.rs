@@ -11,8 +11,8 @@
 //! forced 49th: the format leaves it out).
 #![no_main]
 
-use dvonn_core::notation::{Format, read_any, write};
-use dvonn_core::{GameRecord, Phase, RecordResult};
+use dvonn_core::Phase;
+use dvonn_notation::{Format, GameRecord, RecordResult, read_any, write};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -57,6 +57,7 @@ impl Default for EngineConfig {
 
 /// Why an engine could not be built.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EngineError {
     /// The transposition table could not be allocated.
     #[error(transparent)]
@@ -65,8 +66,17 @@ pub enum EngineError {
     #[error("an engine needs at least one thread")]
     NoThreads,
     /// The thread pool could not be started.
-    #[error("cannot start the search threads: {0}")]
-    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Threads(#[from] ThreadStartError),
+}
+
+/// The search threads could not be started; the operating system's reason
+/// is the error's [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the search threads")]
+pub struct ThreadStartError {
+    #[source]
+    source: rayon::ThreadPoolBuildError,
 }
 
 /// A DVONN player.
@@ -105,7 +115,8 @@ impl Engine {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(search::pool_threads(config.search.parallel, config.threads))
                     .thread_name(|i| format!("dvonn-search-{i}"))
-                    .build()?,
+                    .build()
+                    .map_err(|source| ThreadStartError { source })?,
             )
         } else {
             None

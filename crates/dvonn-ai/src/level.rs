@@ -12,6 +12,7 @@ use crate::placement::PlacementStrategy;
 /// A playing strength. Each level is a configuration and a per-move limit;
 /// `dvonn match` measures how far apart they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Level {
     /// Random placement, a one-ply search that counts pieces only.
     Beginner,
@@ -71,8 +72,10 @@ impl fmt::Display for Level {
 
 /// A level name that is not one of [`Level::ALL`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?} (expected beginner, casual, club, expert or master)")]
-pub struct UnknownLevel(String);
+#[error("unknown level {name:?} (expected beginner, casual, club, expert or master)")]
+pub struct UnknownLevel {
+    name: String,
+}
 
 impl FromStr for Level {
     type Err = UnknownLevel;
@@ -81,6 +84,6 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(text))
-            .ok_or_else(|| UnknownLevel(text.to_string()))
+            .ok_or_else(|| UnknownLevel { name: text.to_string() })
     }
 }

@@ -38,6 +38,7 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "tuning")]
 pub mod bench;
 mod engine;
 pub mod eval;
@@ -51,7 +52,7 @@ mod search;
 mod time;
 mod tt;
 
-pub use engine::{Engine, EngineConfig, EngineError};
+pub use engine::{Engine, EngineConfig, EngineError, ThreadStartError};
 pub use eval::{Evaluator, Weights};
 pub use game::{Ending, EnginePlayer, Forfeit, Game, GameObserver, PlayedMove, Player, RandomPlayer};
 pub use level::{Level, UnknownLevel};
@@ -59,7 +60,7 @@ pub use limits::{Clock, Limits, StopHandle};
 pub use observer::{Observer, SearchInfo};
 pub use placement::PlacementStrategy;
 pub use score::Score;
-pub use search::{ParallelSearch, SearchOptions, SearchResult};
+pub use search::{ParallelSearch, SearchOptions, SearchResult, UnknownParallelSearch};
 pub use tt::{TranspositionTable, TtAllocError};
 
 /// The crate README's example, compiled and run as a doctest.

@@ -112,7 +112,8 @@ impl TranspositionTable {
 
     /// A table with exactly one bucket (four entries): for tests of the
     /// replacement policy and of searches under heavy collisions.
-    pub fn tiny() -> TranspositionTable {
+    #[cfg(test)]
+    pub(crate) fn tiny() -> TranspositionTable {
         TranspositionTable { buckets: vec![Bucket::default()].into_boxed_slice(), generation: AtomicU8::new(0) }
     }
 

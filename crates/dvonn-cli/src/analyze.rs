@@ -48,22 +48,6 @@ pub struct Args {
 }
 
 /// The `info` line of an iteration.
-///
-/// ```
-/// use std::time::Duration;
-/// use dvonn_ai::{Score, SearchInfo};
-/// let info = SearchInfo {
-///     depth: 3,
-///     seldepth: 5,
-///     score: Score::from_centipieces(-125),
-///     exact: false,
-///     pv: vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()],
-///     nodes: 1000,
-///     nps: 500000,
-///     elapsed: Duration::from_millis(2),
-/// };
-/// assert_eq!(dvonn_cli::analyze::info_line(&info), "info depth 3 score -1.25 nodes 1000 nps 500000 time 2 pv C3E3 PASS");
-/// ```
 pub fn info_line(info: &SearchInfo) -> String {
     let exact = if info.exact { " exact" } else { "" };
     let mut line = format!(
@@ -117,4 +101,27 @@ pub fn run(args: &Args) -> Result<()> {
         None => outln!("bestmove none")?,
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use dvonn_ai::{Score, SearchInfo};
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn an_info_line_holds_every_field() {
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            score: Score::from_centipieces(-125),
+            exact: false,
+            pv: vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()],
+            nodes: 1000,
+            nps: 500000,
+            elapsed: Duration::from_millis(2),
+        };
+        assert_eq!(info_line(&info), "info depth 3 score -1.25 nodes 1000 nps 500000 time 2 pv C3E3 PASS");
+    }
 }

@@ -166,7 +166,7 @@ impl Message {
     }
 }
 
-/// Reads the next line of `input` as [`read_bounded_line`] does, refusing
+/// Reads the next line of `input` (without its line ending), refusing
 /// lines longer than [`MAX_LINE_BYTES`].
 pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
     read_bounded_line(input, MAX_LINE_BYTES)

@@ -1,7 +1,7 @@
 //! `dvonn convert`: convert games between formats, or extract a position
 //! from a game.
 //!
-//! Each input is read in any format of [`dvonn_core::notation`] (detected,
+//! Each input is read in any format of [`dvonn_notation`] (detected,
 //! or named with `--from`), replayed through the rules (an illegal move is
 //! an error naming its number), and written in the `--to` format.
 //!
@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use dvonn_core::notation::{Format, write};
-use dvonn_core::{GameRecord, RecordResult, Replay};
+use dvonn_notation::{Format, write};
+use dvonn_notation::{GameRecord, RecordResult, Replay};
 
 use crate::input::read_game;
 use crate::output::{emit, progress_bar};

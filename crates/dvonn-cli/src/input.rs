@@ -7,8 +7,9 @@ use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use dvonn_core::notation::{ReadError, read_any, sgf};
-use dvonn_core::{Format, GameRecord, Position, Replay};
+use dvonn_core::Position;
+use dvonn_notation::{Format, GameRecord, Replay};
+use dvonn_notation::{ReadError, read_any, sgf};
 
 /// The largest input any subcommand reads: game records and positions are
 /// a few kilobytes; this leaves room for long annotated files while keeping

@@ -1,7 +1,8 @@
 //! The `dvonn` command line, as a library: every subcommand is a module
-//! with an `Args` struct (clap) and a `run` function, so that tests and fuzz
-//! targets can drive them in-process. The binary (`src/main.rs`) only calls
-//! [`main`].
+//! with an `Args` struct (clap) and a `run` function. The modules are
+//! private but for [`codecup`] and [`serve`], which the tests and fuzz
+//! targets drive in-process; the other tests run the binary. The binary
+//! (`src/main.rs`) only calls [`main`].
 
 /// `println!` that returns the error of the write instead of panicking:
 /// standard output may be a pipe its reader has closed (`dvonn ... | head`).
@@ -12,21 +13,21 @@ macro_rules! outln {
     }};
 }
 
-pub mod analyze;
-pub mod args;
+mod analyze;
+mod args;
 pub mod codecup;
-pub mod convert;
-pub mod date;
-pub mod input;
-pub mod matches;
-pub mod output;
-pub mod perft;
-pub mod play;
-pub mod render;
-pub mod replay;
+mod convert;
+mod date;
+mod input;
+mod matches;
+mod output;
+mod perft;
+mod play;
+mod render;
+mod replay;
 pub mod serve;
-pub mod tune;
-pub mod tune_placement;
+mod tune;
+mod tune_placement;
 
 use std::process::ExitCode;
 

@@ -1,6 +1,6 @@
 //! `dvonn play`: a human against the engine in the terminal.
 //!
-//! The board is drawn by [`dvonn_core::notation::diagram`] (in colour only when standard
+//! The board is drawn by [`dvonn_notation::diagram`] (in colour only when standard
 //! output is a terminal) with the last two moves, the human's and the
 //! engine's, and the stacks the last one removed. Before each of his turns
 //! the human is told what the phase asks of him (a DVONN piece for the
@@ -40,12 +40,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dvonn_ai::{Ending, Engine, EngineConfig, EnginePlayer, Level, Limits, SearchResult};
-use dvonn_core::{Bitboard, Color, GameRecord, Move, Phase, Position, RecordResult, TOTAL_PIECES};
+use dvonn_core::{Bitboard, Color, Move, Phase, Position, TOTAL_PIECES};
+use dvonn_notation::{GameRecord, RecordResult};
 
 use crate::args::parse_seconds;
 use crate::input::read_bounded_line;
 use crate::output::write_file;
-use dvonn_core::notation::diagram::{DiagramOptions, LEGEND, diagram};
+use dvonn_notation::diagram::{DiagramOptions, LEGEND, diagram};
 
 /// The longest command line read, in bytes.
 const MAX_COMMAND_BYTES: usize = 4096;

@@ -25,7 +25,7 @@ use dvonn_core::{Bitboard, Cell, Color, Move, Position, Stack};
 use crate::convert::checked_ply;
 use crate::input::{parse_game, read_text};
 use crate::output::emit;
-use dvonn_core::notation::diagram::{DiagramOptions, diagram, status};
+use dvonn_notation::diagram::{DiagramOptions, diagram, status};
 
 /// The pictures `dvonn render` draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use dvonn_core::notation::diagram::status;
-use dvonn_core::{Outcome, RecordResult, Replay};
+use dvonn_core::Outcome;
+use dvonn_notation::diagram::status;
+use dvonn_notation::{RecordResult, Replay};
 
 use crate::input::read_game;
 
@@ -54,7 +55,8 @@ fn pieces(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dvonn_core::{Color, GameRecord};
+    use dvonn_core::Color;
+    use dvonn_notation::GameRecord;
 
     fn replay(moves: &str) -> Replay {
         GameRecord::parse(moves).unwrap().replay().unwrap()

@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 
 use common::{arg, dvonn, dvonn_with_input, failure, file_names, games, sample_record, success};
-use dvonn_core::{GameRecord, RecordResult};
+use dvonn_notation::{GameRecord, RecordResult};
 
 /// The canonical game record of `text` (what `convert` writes by default).
 fn canonical(text: &str) -> String {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use dvonn_core::{GameRecord, RecordResult};
+use dvonn_notation::{GameRecord, RecordResult};
 
 fn dvonn() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dvonn"))

@@ -5,12 +5,12 @@ mod common;
 
 use std::fs;
 
-use common::{PERFT, arg, dvonn, failure, games, success};
+use common::{arg, dvonn, failure, games, success};
 
 /// `(position string, [(depth, count)])` of the perft vectors.
 fn perft_vectors() -> Vec<(String, Vec<(u32, u64)>)> {
     let vectors =
-        dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|(line, e)| panic!("perft.txt line {line}: {e}"));
+        dvonn_core::perft::read_vectors(dvonn_core::perft::VECTORS).unwrap_or_else(|e| panic!("perft.txt {e}"));
     vectors.into_iter().map(|v| (v.position.to_string(), v.counts)).collect()
 }
 
@@ -164,7 +164,7 @@ fn replay_says_when_a_game_is_unfinished_or_resigned() {
     let out = success(&dvonn(["replay", arg(&file)]));
     let lines: Vec<&str> = out.lines().collect();
     let position = game.position_after(60);
-    let status = dvonn_core::notation::diagram::status(&position);
+    let status = dvonn_notation::diagram::status(&position);
     assert_eq!(lines, [position.to_string(), format!("The game is unfinished after 60 plies: {status}."), "*".into()]);
 
     // The side to move resigns.

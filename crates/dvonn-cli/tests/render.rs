@@ -7,8 +7,9 @@ mod common;
 use std::fs;
 
 use common::{arg, dvonn, dvonn_with_input, failure, file_names, games, sample_record, success};
-use dvonn_core::notation::diagram::{DiagramOptions, diagram};
-use dvonn_core::{GameRecord, Position};
+use dvonn_core::Position;
+use dvonn_notation::GameRecord;
+use dvonn_notation::diagram::{DiagramOptions, diagram};
 
 /// The elements of `svg` whose `class` attribute starts with the word `class`.
 fn count(svg: &roxmltree::Document, tag: &str, class: &str) -> usize {
@@ -48,7 +49,7 @@ fn check_board(svg: &roxmltree::Document, position: &Position) {
         let live = node.attribute("class").unwrap().starts_with("stack ");
         assert_eq!(position.stack_at(cell).is_some(), live, "{cell}");
     }
-    assert_eq!(caption(svg)[0], dvonn_core::notation::diagram::status(position));
+    assert_eq!(caption(svg)[0], dvonn_notation::diagram::status(position));
 }
 
 #[test]

@@ -12,11 +12,17 @@
 //!   hashing, score and outcome.
 //! - [`Cell`], [`Bitboard`], [`Stack`], [`Move`], [`MoveList`]: the pieces
 //!   of the model.
-//! - [`notation`]: moves, position strings and game records as text:
-//!   [`GameRecord`] (the project's own record, with [`GameRecord::replay`]),
-//!   and Little Golem, BoardSpace SGF and CodeCup games through
-//!   [`notation::read_any`] and [`notation::write`].
+//! - Moves and positions as text: [`Move`] and [`Position`] read and write
+//!   the move text (`E3`, `C3E3`, `PASS`) and the position string of
+//!   `NOTATION.md` through [`FromStr`](std::str::FromStr) and
+//!   [`Display`](std::fmt::Display). Game records (the project's own, Little
+//!   Golem, BoardSpace SGF, CodeCup logs) and diagrams are in the
+//!   `dvonn-notation` crate.
 //! - [`perft`]: move-generator verification and benchmarking.
+//!
+//! Cargo features: `rand` (on by default) gives the random setups,
+//! [`Position::random_setup`] and [`Position::random_setup_from_seed`];
+//! without it the crate depends on `arrayvec` and `thiserror` only.
 //!
 //! A complete program, with `dvonn-core` as its only dependency: a whole
 //! game from the empty board, each player taking a move that removes the
@@ -50,11 +56,14 @@ mod cell;
 mod color;
 mod connect;
 mod height_planes;
+mod move_text;
 mod movegen;
 mod moves;
-pub mod notation;
 pub mod perft;
 mod position;
+mod position_string;
+#[cfg(feature = "rand")]
+mod random_setup;
 mod setup;
 mod stack;
 mod zobrist;
@@ -62,18 +71,11 @@ mod zobrist;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellParseError, Direction};
 pub use color::Color;
+pub use move_text::MoveParseError;
 pub use movegen::{IllegalMoveError, IllegalMoveReason, Mobility};
 pub use moves::{MAX_MOVES, Move, MoveList};
-pub use notation::codecup::CodeCupError;
-pub use notation::little_golem::LittleGolemError;
-pub use notation::move_text::MoveParseError;
-pub use notation::position_string::{Field, PositionErrorKind, PositionParseError};
-pub use notation::record::{
-    GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch, ResultParseError,
-};
-pub use notation::sgf::SgfError;
-pub use notation::{Format, FormatParseError, ReadError, WriteError};
 pub use position::{MAX_JUMP, Outcome, Phase, Position};
+pub use position_string::{Field, PositionErrorKind, PositionParseError};
 pub use setup::{Setup, SetupError};
 pub use stack::{Stack, TOTAL_PIECES};
 

@@ -26,6 +26,7 @@ const MAX_VERTICAL_JUMP: u8 = 4;
 
 /// Why a move is not legal in a position: the text for a player who tried it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum IllegalMoveReason {
     /// A placement in the movement phase.
     #[error("placement is over: move a stack (like C3E3) or PASS")]

@@ -1,5 +1,5 @@
 //! Perft: the number of move sequences of a given length, the standard check
-//! of a move generator (`../shared/vectors/perft.txt`).
+//! of a move generator ([`VECTORS`]).
 //!
 //! A forced PASS counts as one move and a finished game is one leaf at
 //! whatever depth it ends; `perft(0)` is 1.
@@ -189,6 +189,7 @@ pub struct PerftVector {
 
 /// A line that is not a perft vector.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PerftVectorError {
     /// The position string is wrong.
     #[error("{0}")]
@@ -217,12 +218,37 @@ impl std::str::FromStr for PerftVector {
     }
 }
 
+/// The project's perft vectors (its `perft.txt`): positions of both phases
+/// with their perft counts, computed by an independent reference
+/// implementation of the rules. `#` lines say what kind of position follows;
+/// [`read_vectors`] reads them.
+///
+/// ```
+/// use dvonn_core::perft::{PerftMode, VECTORS, perft, read_vectors};
+/// let vectors = read_vectors(VECTORS).unwrap();
+/// let (depth, leaves) = vectors[0].counts[0];
+/// assert_eq!(perft(&vectors[0].position, depth, PerftMode::Bulk), leaves);
+/// ```
+pub const VECTORS: &str = include_str!("../tests/vectors/perft.txt");
+
+/// A line of a `perft.txt`-style text that is not a perft vector, with
+/// its place in the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct PerftVectorsError {
+    /// The 1-based line number.
+    pub line: usize,
+    /// What is wrong with the line.
+    #[source]
+    pub error: PerftVectorError,
+}
+
 /// Every vector of a `perft.txt`-style text: one per line; blank lines and
 /// lines starting with `#` are skipped. Errors give the 1-based line number.
-pub fn read_vectors(text: &str) -> Result<Vec<PerftVector>, (usize, PerftVectorError)> {
+pub fn read_vectors(text: &str) -> Result<Vec<PerftVector>, PerftVectorsError> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
-        .map(|(i, line)| line.parse().map_err(|e| (i + 1, e)))
+        .map(|(i, line)| line.parse().map_err(|error| PerftVectorsError { line: i + 1, error }))
         .collect()
 }

@@ -32,6 +32,7 @@ pub struct Setup {
 
 /// Why a [`Setup`] is not a position any game can reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SetupError {
     /// The stacks hold more than the 49 pieces of the game.
     #[error("the stacks hold {total} pieces; the game has only 49")]

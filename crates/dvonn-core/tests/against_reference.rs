@@ -802,8 +802,7 @@ fn the_reference_follows_the_examples_of_the_docs() {
 
 /// `(position, [(depth, count)])` from perft.txt.
 fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
-    let vectors =
-        dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|(line, e)| panic!("perft.txt line {line}: {e}"));
+    let vectors = dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|e| panic!("perft.txt {e}"));
     vectors.into_iter().map(|v| (v.position, v.counts)).collect()
 }
 

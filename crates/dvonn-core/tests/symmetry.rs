@@ -100,8 +100,7 @@ fn swap_colours(position: &Position) -> Position {
 
 /// `(position, [(depth, count)])` from perft.txt.
 fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
-    let vectors =
-        dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|(line, e)| panic!("perft.txt line {line}: {e}"));
+    let vectors = dvonn_core::perft::read_vectors(PERFT).unwrap_or_else(|e| panic!("perft.txt {e}"));
     vectors.into_iter().map(|v| (v.position, v.counts)).collect()
 }
 

@@ -7,10 +7,13 @@
 //! the first to be cut off), control of DVONN-carrying stacks, mobility
 //! (who runs out of moves first), and stacks that can no longer move. The
 //! weights ([`Weights`]) depend on how full the board is; they were fitted
-//! to the final margins of self-play games (see [`tuning`]).
+//! to the final margins of self-play games (see the `tuning` module, behind
+//! the `tuning` feature).
 
 pub mod placement;
+#[cfg(feature = "tuning")]
 pub mod placement_tuning;
+#[cfg(feature = "tuning")]
 pub mod tuning;
 mod weights;
 

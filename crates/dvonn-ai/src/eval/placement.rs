@@ -9,7 +9,7 @@
 //! nearest DVONN piece and the number of DVONN pieces within two steps.
 //! A bias per number of pieces placed completes the sum. The weights are
 //! fitted to deep searches of the boards that placement phases end in
-//! (see [`super::placement_tuning`]): the estimate is White's margin, which
+//! (see `eval::placement_tuning`, behind the `tuning` feature): the estimate is White's margin, which
 //! [`PlacementEval::evaluate`] turns to the side to move's view.
 
 use std::sync::LazyLock;
@@ -133,8 +133,11 @@ pub struct PlacementWeights(Box<[f32]>);
 
 /// Why a weight file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a placement weight file holds {FEATURE_COUNT} little-endian f32 values ({bytes} bytes), not {0} bytes", bytes = FEATURE_COUNT * 4)]
-pub struct WeightFileError(pub usize);
+#[error("a placement weight file holds {FEATURE_COUNT} little-endian f32 values ({bytes} bytes), not {len} bytes", bytes = FEATURE_COUNT * 4)]
+pub struct WeightFileError {
+    /// The length of the file, in bytes.
+    pub len: usize,
+}
 
 impl PlacementWeights {
     /// All weights zero.
@@ -145,7 +148,7 @@ impl PlacementWeights {
     /// Reads weights written by [`PlacementWeights::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PlacementWeights, WeightFileError> {
         if bytes.len() != FEATURE_COUNT * 4 {
-            return Err(WeightFileError(bytes.len()));
+            return Err(WeightFileError { len: bytes.len() });
         }
         let weights = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         Ok(PlacementWeights(weights))
@@ -270,6 +273,6 @@ mod tests {
         let mut weights = PlacementWeights::zero();
         weights.as_mut_slice()[7] = 1.5;
         assert_eq!(PlacementWeights::from_bytes(&weights.to_bytes()), Ok(weights));
-        assert_eq!(PlacementWeights::from_bytes(&[0; 12]), Err(WeightFileError(12)));
+        assert_eq!(PlacementWeights::from_bytes(&[0; 12]), Err(WeightFileError { len: 12 }));
     }
 }

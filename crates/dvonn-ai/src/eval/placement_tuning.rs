@@ -45,6 +45,7 @@ pub struct LabelledPlacement {
 
 /// Why a line of a training file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LabelledPlacementError {
     /// The cells are not 49 distinct cell names.
     #[error("expected the 49 cells of a placement phase, each once, as one word of cell names")]

@@ -29,7 +29,7 @@ impl Weights {
     pub const HAND: Weights = Weights::flat([100, 0, 3, 10, -30, 40, 10, -15, -10, 40, 20]);
 
     /// Weights fitted to self-play games from boards reached by real
-    /// placement phases (see [`super::tuning`]).
+    /// placement phases (see `eval::tuning`, behind the `tuning` feature).
     pub const TUNED: Weights = Weights {
         full_board: [-12, 602, 54, -353, -20, 332, 17, -56, -102, 37, 199],
         empty_board: [116, 197, 103, -113, -106, -163, 4, -96, -40, -1, -189],

@@ -14,6 +14,7 @@ use rand::seq::IteratorRandom;
 
 /// How the engine chooses its placements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum PlacementStrategy {
     /// Alpha-beta search over the placements, judged by the placement
     /// evaluation until the board is full and by the movement evaluation

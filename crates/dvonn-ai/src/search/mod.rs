@@ -65,6 +65,7 @@ pub struct SearchOptions {
 /// this engine, although young brothers wait often reaches a depth sooner
 /// ([STRENGTH.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/STRENGTH.md#parallel-search)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ParallelSearch {
     /// Every thread searches the whole tree from the root, sharing only the
     /// transposition table; the helpers start at staggered depths and in
@@ -76,15 +77,22 @@ pub enum ParallelSearch {
     YoungBrothersWait,
 }
 
+/// A name that is not a [`ParallelSearch`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name:?} is not a parallel search: expected lazy or ybwc")]
+pub struct UnknownParallelSearch {
+    name: String,
+}
+
 impl std::str::FromStr for ParallelSearch {
-    type Err = String;
+    type Err = UnknownParallelSearch;
 
     /// `lazy` (or `lazysmp`) and `ybwc`, in any case.
-    fn from_str(text: &str) -> Result<ParallelSearch, String> {
+    fn from_str(text: &str) -> Result<ParallelSearch, UnknownParallelSearch> {
         match text.to_ascii_lowercase().as_str() {
             "lazy" | "lazysmp" => Ok(ParallelSearch::LazySmp),
             "ybwc" => Ok(ParallelSearch::YoungBrothersWait),
-            _ => Err(format!("{text:?} is not a parallel search: expected lazy or ybwc")),
+            _ => Err(UnknownParallelSearch { name: text.to_string() }),
         }
     }
 }

@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use dvonn_ai::{Ending, Engine, EnginePlayer, Game, Limits, RandomPlayer};
-use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
+use dvonn_core::{Color, Move, Position};
+use dvonn_notation::{GameRecord, RecordResult};
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

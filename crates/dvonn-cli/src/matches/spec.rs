@@ -89,14 +89,6 @@ impl Spec {
     }
 
     /// Reads a specification (see the module documentation).
-    ///
-    /// ```
-    /// use dvonn_cli::matches::spec::Spec;
-    /// let Spec::Engine(spec) = Spec::parse("depth=4,eval=hand").unwrap() else { panic!() };
-    /// assert_eq!(spec.limits.depth, Some(4));
-    /// assert_eq!(Spec::parse("cmd:./player --fast").unwrap(), Spec::External(vec!["./player".into(), "--fast".into()]));
-    /// assert!(Spec::parse("depth=four").is_err());
-    /// ```
     pub fn parse(text: &str) -> Result<Spec> {
         let text = text.trim();
         if let Some(command) = text.strip_prefix("cmd:") {
@@ -189,6 +181,17 @@ fn seconds(value: &str) -> Result<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specifications_parse() {
+        let Spec::Engine(spec) = Spec::parse("depth=4,eval=hand").unwrap() else { panic!() };
+        assert_eq!(spec.limits.depth, Some(4));
+        assert_eq!(
+            Spec::parse("cmd:./player --fast").unwrap(),
+            Spec::External(vec!["./player".into(), "--fast".into()])
+        );
+        assert!(Spec::parse("depth=four").is_err());
+    }
 
     fn engine(text: &str) -> EngineSpec {
         match Spec::parse(text).unwrap() {

@@ -5,9 +5,10 @@
 use std::time::Duration;
 
 use dvonn_ai::{EngineConfig, Level, Limits};
-use dvonn_core::notation::diagram::status;
-use dvonn_core::notation::{Format, write};
-use dvonn_core::{Color, GameRecord, IllegalMoveReason, Move, Outcome, Phase, Position, RecordResult, Replay};
+use dvonn_core::{Color, IllegalMoveReason, Move, Outcome, Phase, Position};
+use dvonn_notation::diagram::status;
+use dvonn_notation::{Format, write};
+use dvonn_notation::{GameRecord, RecordResult, Replay};
 use serde::Serialize;
 
 use crate::render::{LastMove, svg};

@@ -2,7 +2,7 @@
 //!
 //! A local web server (axum on tokio) serving one page, built into the
 //! binary, and the JSON API it uses. The board is the SVG of
-//! [`crate::render::svg`], sent by the server with every view of a game; the
+//! `dvonn render`, sent by the server with every view of a game; the
 //! page adds the clicks, the highlighted targets and the panels. The server
 //! embeds the two libraries through their public API only, like the
 //! examples.

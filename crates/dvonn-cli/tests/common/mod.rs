@@ -11,14 +11,14 @@ use std::process::{Command, Output, Stdio};
 
 use dvonn_core::{Move, Position};
 
-/// The complete games of the core crate's vectors.
-pub const GAMES: &str = include_str!("../../../dvonn-core/tests/vectors/games.txt");
-/// The perft vectors of the core crate.
-pub const PERFT: &str = include_str!("../../../dvonn-core/tests/vectors/perft.txt");
+/// The complete games of the core crate's vectors (a copy in `tests/data/`,
+/// which CI checks against the original: the commands read them as files).
+pub const GAMES: &str = include_str!("../data/games.txt");
 
-/// A sample game file of the core crate's `tests/records/`.
+/// A sample game file (copies in `tests/data/` of files of
+/// `dvonn-notation`'s `tests/records/`, which CI checks against them).
 pub fn sample_record(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../dvonn-core/tests/records").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
 /// One game of `games.txt`: its final score and its moves.

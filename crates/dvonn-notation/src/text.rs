@@ -1,10 +1,10 @@
 //! Small helpers shared by the readers and writers of game records: error
 //! locations, the forced last placement, and the numbering of plies.
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::{Phase, Position};
-use crate::stack::TOTAL_PIECES;
+use dvonn_core::Color;
+use dvonn_core::Move;
+use dvonn_core::TOTAL_PIECES;
+use dvonn_core::{Phase, Position};
 
 /// The most plies a reader accepts. A game of DVONN has 49 placements and
 /// at most 48 movements with at most one pass between two of them (two

@@ -40,15 +40,16 @@
 //! written (the protocol has no place for them), and a resignation cannot
 //! be written (the protocol has none).
 
-use crate::moves::Move;
-use crate::notation::move_text::MoveParseError;
-use crate::notation::record::{GameRecord, RecordResult};
-use crate::notation::text::{MAX_PLIES, excerpt, line_col, strip_bom, with_forced_placement};
-use crate::notation::{Format, WriteError, fill_result};
-use crate::position::Position;
+use crate::record::{GameRecord, RecordResult};
+use crate::text::{MAX_PLIES, excerpt, line_col, strip_bom, with_forced_placement};
+use crate::{Format, WriteError, fill_result};
+use dvonn_core::Move;
+use dvonn_core::MoveParseError;
+use dvonn_core::Position;
 
 /// What is wrong with a CodeCup log.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodeCupErrorKind {
     /// `Start` after the first move or twice.
     #[error("Start comes only at the beginning of a log")]
@@ -105,7 +106,7 @@ fn read_comment(record: &mut GameRecord, comment: &str) {
 /// Reads a CodeCup log into a record from the empty board.
 ///
 /// ```
-/// use dvonn_core::notation::codecup;
+/// use dvonn_notation::codecup;
 /// let record = codecup::read("Start\nE3\nd3\n\nC3,F3\n").unwrap();
 /// assert_eq!(record.moves.len(), 4);
 /// assert_eq!(record.moves[1].to_string(), "D3");
@@ -166,7 +167,7 @@ pub fn read(text: &str) -> Result<GameRecord, CodeCupError> {
 /// when the result is a score.
 ///
 /// ```
-/// use dvonn_core::{GameRecord, notation::codecup};
+/// use dvonn_notation::{GameRecord, codecup};
 /// let record = GameRecord::parse("E3 D3 C3").unwrap();
 /// assert_eq!(codecup::write(&record).unwrap(), "Start\nE3\nD3\nC3\n");
 /// ```

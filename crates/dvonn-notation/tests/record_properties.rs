@@ -6,8 +6,9 @@
 //! (Little Golem, CodeCup) whenever they can hold the game, for records
 //! that leave out the forced 49th placement, and for every prefix of a game.
 
-use dvonn_core::notation::{Format, read_any, write};
-use dvonn_core::{Bitboard, GameRecord, Move, Position, RecordResult};
+use dvonn_core::{Bitboard, Move, Position};
+use dvonn_notation::{Format, read_any, write};
+use dvonn_notation::{GameRecord, RecordResult};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

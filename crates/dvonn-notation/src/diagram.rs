@@ -29,7 +29,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Bitboard, Cell, Color, Move, Outcome, Phase, Position};
+use dvonn_core::{Bitboard, Cell, Color, Move, Outcome, Phase, Position};
 
 /// What the symbols of a [`diagram`] mean, for a reader who has not seen
 /// one: three lines, each ending with `\n`.
@@ -115,7 +115,8 @@ pub fn diagram(position: &Position, options: &DiagramOptions) -> String {
 /// owns), or the result once the game is over.
 ///
 /// ```
-/// use dvonn_core::{Position, notation::diagram::status};
+/// use dvonn_core::Position;
+/// use dvonn_notation::diagram::status;
 /// assert_eq!(status(&Position::new()), "White to move, placement phase (0 of 49 placed), score 0-0");
 /// ```
 pub fn status(position: &Position) -> String {

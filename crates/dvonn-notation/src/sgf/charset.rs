@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::notation::sgf::{SgfError, SgfErrorKind};
-use crate::notation::text::{excerpt, is_space};
+use crate::sgf::{SgfError, SgfErrorKind};
+use crate::text::{excerpt, is_space};
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -30,7 +30,7 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 /// an error at that byte.
 ///
 /// ```
-/// use dvonn_core::notation::sgf;
+/// use dvonn_notation::sgf;
 /// assert_eq!(sgf::decode(b"(;RE[gagn\xe9e])").unwrap(), "(;RE[gagnée])");
 /// assert_eq!(sgf::decode(b"(;CA[UTF-8]RE[gagn\xc3\xa9e])").unwrap(), "(;CA[UTF-8]RE[gagnée])");
 /// assert_eq!(sgf::decode(b"(;CA[ISO-8859-1]RE[gagn\xc3\xa9e])").unwrap(), "(;CA[ISO-8859-1]RE[gagnÃ©e])");

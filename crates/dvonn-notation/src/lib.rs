@@ -1,10 +1,11 @@
-//! The text formats of [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md):
-//! moves, position strings, game records, and the records of other programs
-//! (Little Golem, BoardSpace, CodeCup).
+//! DVONN games as text: the game record of
+//! [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md), and the records
+//! of other programs (Little Golem, BoardSpace, CodeCup), read into and
+//! written from one [`GameRecord`]. The rules, and the move text and
+//! position strings they parse and print, are in `dvonn-core`.
 //!
-//! - [`move_text`]: `E3`, `C3E3`, `PASS`.
-//! - [`position_string`]: `<board> <side> <phase>`.
-//! - [`record`]: the game record, [`GameRecord`].
+//! - [`record`]: the game record, [`GameRecord`], replayed by
+//!   [`GameRecord::replay`].
 //! - [`little_golem`], [`sgf`], [`codecup`]: the other formats.
 //! - [`diagram`]: the board as a text diagram for people.
 //!
@@ -13,34 +14,37 @@
 //! [`write()`] writes a record in the formats that can be written.
 //!
 //! ```
-//! use dvonn_core::notation::{Format, read_any, write};
+//! use dvonn_notation::{Format, read_any, write};
 //! let record = read_any("Event [Friendly]\n1. g2 c1 2. f5 d1", None).unwrap();
 //! assert_eq!(record.tag("Event"), Some("Friendly"));
 //! assert_eq!(write(&record, Format::CodeCup).unwrap(), "Start\nG2\nC1\nF5\nD1\n");
 //! let error = read_any("[White \"x\"]\n1. E3 Q9", None).unwrap_err();
 //! assert_eq!(error.to_string(), "game record: line 2, column 7: move 1 (ply 1): \"Q9\" is not a move: a cell is a column letter A-K and a row digit 1-5 naming one of the 49 cells");
 //! ```
+#![deny(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::notation::codecup::CodeCupError;
-use crate::notation::little_golem::LittleGolemError;
-use crate::notation::record::{GameRecord, RecordError, RecordResult};
-use crate::notation::sgf::SgfError;
-use crate::notation::text::{is_space, strip_bom};
+use crate::text::{is_space, strip_bom};
 
 pub mod codecup;
 pub mod diagram;
 pub mod little_golem;
-pub mod move_text;
-pub mod position_string;
 pub mod record;
 pub mod sgf;
 mod text;
 
+pub use codecup::CodeCupError;
+pub use little_golem::LittleGolemError;
+pub use record::{
+    GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch, ResultParseError,
+};
+pub use sgf::SgfError;
+
 /// A text format of games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// The game record of
     /// [NOTATION.md](https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records)
@@ -106,7 +110,7 @@ impl Format {
     /// answer reads the same moves.
     ///
     /// ```
-    /// use dvonn_core::notation::Format;
+    /// use dvonn_notation::Format;
     /// assert_eq!(Format::detect("[Event \"x\"]\n1. E3"), Some(Format::Record));
     /// assert_eq!(Format::detect("Event [x] 1. e3"), Some(Format::LittleGolem));
     /// assert_eq!(Format::detect("1. e3 d3"), Some(Format::LittleGolem));
@@ -139,10 +143,10 @@ impl Format {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 && word.len() == digits + 1 && word.ends_with('.') {
             let next = after.split(|c: char| c.is_ascii() && is_space(c as u8)).next().unwrap_or("");
-            let lower = next.parse::<crate::Move>().is_ok() && next.bytes().any(|b| b.is_ascii_lowercase());
+            let lower = next.parse::<dvonn_core::Move>().is_ok() && next.bytes().any(|b| b.is_ascii_lowercase());
             return Some(if lower { Format::LittleGolem } else { Format::Record });
         }
-        if word.parse::<crate::Move>().is_ok() {
+        if word.parse::<dvonn_core::Move>().is_ok() {
             let one_per_line = first_line.split_ascii_whitespace().count() == 1;
             return Some(if first_line.contains(',') || one_per_line { Format::CodeCup } else { Format::Record });
         }
@@ -158,8 +162,10 @@ impl fmt::Display for Format {
 
 /// A name that is not a format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format {0:?}: expected record, lg (Little Golem), sgf (BoardSpace) or codecup")]
-pub struct FormatParseError(String);
+#[error("unknown format {name:?}: expected record, lg (Little Golem), sgf (BoardSpace) or codecup")]
+pub struct FormatParseError {
+    name: String,
+}
 
 impl FromStr for Format {
     type Err = FormatParseError;
@@ -172,13 +178,14 @@ impl FromStr for Format {
             "lg" | "littlegolem" | "little-golem" => Ok(Format::LittleGolem),
             "sgf" | "boardspace" => Ok(Format::Sgf),
             "codecup" | "cc" => Ok(Format::CodeCup),
-            _ => Err(FormatParseError(text::excerpt(text))),
+            _ => Err(FormatParseError { name: text::excerpt(text) }),
         }
     }
 }
 
 /// A text that could not be read as a game, with the format it was read as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// No format was given and the text looks like none.
     #[error(
@@ -201,6 +208,7 @@ pub enum ReadError {
 
 /// A record that cannot be written in a format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The format cannot be written at all.
     #[error("a {0} cannot be written, only read")]
@@ -253,6 +261,11 @@ pub(crate) fn fill_result(record: &mut GameRecord) {
         }
     }
 }
+
+/// The crate README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
 
 #[cfg(test)]
 mod tests {

@@ -81,13 +81,13 @@
 //! in the charset its `CA` property names, Latin-1 by default (see
 //! [`decode`]).
 
-use crate::cell::Cell;
-use crate::color::Color;
-use crate::moves::Move;
-use crate::notation::fill_result;
-use crate::notation::record::{GameRecord, RecordResult};
-use crate::notation::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
-use crate::position::Position;
+use crate::fill_result;
+use crate::record::{GameRecord, RecordResult};
+use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
+use dvonn_core::Cell;
+use dvonn_core::Color;
+use dvonn_core::Move;
+use dvonn_core::Position;
 
 mod charset;
 
@@ -95,6 +95,7 @@ pub use charset::decode;
 
 /// What is wrong with an SGF record.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SgfErrorKind {
     /// Text that does not follow the SGF grammar.
     #[error("SGF syntax: {0}")]
@@ -374,7 +375,7 @@ impl<'a> Action<'a> {
 /// Reads an SGF record into a record from the empty board.
 ///
 /// ```
-/// use dvonn_core::notation::sgf;
+/// use dvonn_notation::sgf;
 /// let text = "(;GM[Dvonn]SU[dvonn]P0[id \"ann\"]P1[id \"bob\"]
 ///     ;P0[0 Start P0];P0[1 dropb E 3];P0[2 done];P1[3 pick wr 0];P1[4 dropb D 3];P1[5 done]
 ///     ;P0[time 0:00:12 ]P1[time 0:00:31 ])";
@@ -439,7 +440,7 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
 /// Reads the bytes of an SGF file: [`decode`], then [`read`].
 ///
 /// ```
-/// use dvonn_core::notation::sgf;
+/// use dvonn_notation::sgf;
 /// let record = sgf::read_bytes(b"(;GM[Dvonn]RE[Partie gagn\xe9e par X];P0[1 dropb E 3];P0[2 done])").unwrap();
 /// assert_eq!(record.tag("SgfResult"), Some("Partie gagnée par X"));
 /// ```

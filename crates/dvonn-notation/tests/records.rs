@@ -3,8 +3,9 @@
 //! files of `tests/records/` (see its README for where they come from),
 //! error messages, and hostile input.
 
-use dvonn_core::notation::{Format, codecup, little_golem, read_any, sgf, write};
-use dvonn_core::{Color, GameRecord, Move, Position, RecordResult};
+use dvonn_core::{Color, Move, Position};
+use dvonn_notation::{Format, codecup, little_golem, read_any, sgf, write};
+use dvonn_notation::{GameRecord, RecordResult};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;

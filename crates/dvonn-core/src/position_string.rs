@@ -36,6 +36,7 @@ impl fmt::Display for Field {
 
 /// What is wrong with a position string.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PositionErrorKind {
     /// Not three fields separated by single spaces.
     #[error("expected 3 fields separated by single spaces (<board> <side> <phase>), found {0}")]

@@ -46,16 +46,16 @@ use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::movegen::IllegalMoveReason;
-use crate::moves::Move;
-use crate::notation::move_text::MoveParseError;
-use crate::notation::position_string::PositionParseError;
-use crate::notation::text::{advance_chars, excerpt, is_space, line_col, strip_bom, with_forced_placement};
-use crate::position::{Phase, Position};
+use crate::text::{advance_chars, excerpt, is_space, line_col, strip_bom, with_forced_placement};
+use dvonn_core::Bitboard;
+use dvonn_core::Color;
+use dvonn_core::IllegalMoveReason;
+use dvonn_core::Move;
+use dvonn_core::MoveParseError;
+use dvonn_core::PositionParseError;
+use dvonn_core::{Phase, Position};
 
-pub use crate::notation::text::MAX_PLIES;
+pub use crate::text::MAX_PLIES;
 
 /// The tag that says where the game starts.
 const SETUP: &str = "Setup";
@@ -80,7 +80,8 @@ pub fn is_valid_tag_name(name: &str) -> bool {
 /// How a game ended, or that it has not: the `Result` tag.
 ///
 /// ```
-/// use dvonn_core::{Color, RecordResult};
+/// use dvonn_core::Color;
+/// use dvonn_notation::RecordResult;
 /// assert_eq!("24-19".parse::<RecordResult>().unwrap(), RecordResult::Score { white: 24, black: 19 });
 /// assert_eq!("resign-w".parse::<RecordResult>().unwrap(), RecordResult::Resigned(Color::White));
 /// assert_eq!(RecordResult::Unfinished.to_string(), "*");
@@ -166,7 +167,8 @@ impl FromStr for RecordResult {
 /// pushed into `tags` by hand is skipped when writing).
 ///
 /// ```
-/// use dvonn_core::{GameRecord, Position, RecordResult};
+/// use dvonn_core::Position;
+/// use dvonn_notation::{GameRecord, RecordResult};
 /// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a comment} F3\n";
 /// let record = GameRecord::parse(text).unwrap();
 /// assert_eq!(record.tag("White"), Some("Ann"));
@@ -212,7 +214,7 @@ impl GameRecord {
     /// of no moves from the empty board.
     ///
     /// ```
-    /// use dvonn_core::GameRecord;
+    /// use dvonn_notation::GameRecord;
     /// let error = GameRecord::parse("[Setup \"random\"]\n").unwrap_err();
     /// assert_eq!(error.to_string(), "line 1, column 9: unknown Setup value \"random\": expected \"placement\" or \"position\"");
     /// ```
@@ -263,7 +265,7 @@ impl GameRecord {
     /// [`Replay::check_result`].
     ///
     /// ```
-    /// use dvonn_core::GameRecord;
+    /// use dvonn_notation::GameRecord;
     /// let error = GameRecord::parse("E3 E3").unwrap().replay().unwrap_err();
     /// assert_eq!(error.to_string(), "move 1 (ply 1) E3 is illegal: E3 is not empty");
     /// ```
@@ -309,7 +311,8 @@ impl Replay {
     /// removed.
     ///
     /// ```
-    /// use dvonn_core::{Move, Position, Replay};
+    /// use dvonn_core::{Move, Position};
+    /// use dvonn_notation::Replay;
     /// let mut game = Replay::new(Position::new());
     /// game.play("E3".parse().unwrap()).unwrap();
     /// assert!(game.play("E3".parse().unwrap()).is_err(), "E3 is taken");
@@ -357,7 +360,7 @@ impl Replay {
     /// nothing).
     ///
     /// ```
-    /// use dvonn_core::{GameRecord, RecordResult};
+    /// use dvonn_notation::{GameRecord, RecordResult};
     /// let replay = GameRecord::parse("E3").unwrap().replay().unwrap();
     /// let error = replay.check_result(RecordResult::Score { white: 24, black: 19 }).unwrap_err();
     /// assert_eq!(error.to_string(), "the record gives the result 24-19, but the game is not over after its last move");
@@ -410,6 +413,7 @@ pub struct ReplayError {
 
 /// What is wrong with a record's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RecordErrorKind {
     /// A `[` that does not start a well-formed tag.
     #[error("bad tag syntax: {0} (a tag is [Name \"value\"], one per line)")]
@@ -978,7 +982,7 @@ mod tests {
     #[test]
     fn the_forced_placement_is_filled_in_by_replay_and_writing() {
         // Place 48 pieces row by row, leave K5 empty, then move.
-        let cells: Vec<_> = crate::Cell::ALL.iter().take(48).map(|c| Move::Place(*c)).collect();
+        let cells: Vec<_> = dvonn_core::Cell::ALL.iter().take(48).map(|c| Move::Place(*c)).collect();
         let mut record = GameRecord::new(Position::new());
         record.moves = cells;
         // After 48 placements White places on K5 (forced) and moves first.

@@ -40,18 +40,19 @@
 //! line (as the tools above expect), with Little Golem's numbering and the
 //! 49th placement left out.
 
-use crate::bitboard::Bitboard;
-use crate::color::Color;
-use crate::moves::Move;
-use crate::notation::move_text::MoveParseError;
-use crate::notation::record::{GameRecord, RecordResult, is_reserved_tag, is_valid_tag_name};
-use crate::notation::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom, with_forced_placement};
-use crate::notation::{Format, WriteError, fill_result};
-use crate::position::Position;
-use crate::stack::TOTAL_PIECES;
+use crate::record::{GameRecord, RecordResult, is_reserved_tag, is_valid_tag_name};
+use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom, with_forced_placement};
+use crate::{Format, WriteError, fill_result};
+use dvonn_core::Bitboard;
+use dvonn_core::Color;
+use dvonn_core::Move;
+use dvonn_core::MoveParseError;
+use dvonn_core::Position;
+use dvonn_core::TOTAL_PIECES;
 
 /// What is wrong with a Little Golem transcript.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LittleGolemErrorKind {
     /// A metadata value without its `]`.
     #[error("the value of {0} has no closing ']'")]
@@ -121,11 +122,11 @@ const fn move_number(ply: usize) -> usize {
 /// Reads a Little Golem transcript into a record from the empty board.
 ///
 /// ```
-/// use dvonn_core::notation::little_golem;
+/// use dvonn_notation::little_golem;
 /// let record = little_golem::read("Event [Friendly]\nWhite [ann] Black [bob]\n1. g2 c1 2. f5 d1 3. resign").unwrap();
 /// assert_eq!(record.tag("White"), Some("ann"));
 /// assert_eq!(record.moves.len(), 4);
-/// assert_eq!(record.result, dvonn_core::RecordResult::Resigned(dvonn_core::Color::White));
+/// assert_eq!(record.result, dvonn_notation::RecordResult::Resigned(dvonn_core::Color::White));
 /// ```
 pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
     let text = strip_bom(text);
@@ -217,7 +218,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
 /// resigning player's turn.
 ///
 /// ```
-/// use dvonn_core::{GameRecord, notation::little_golem};
+/// use dvonn_notation::{GameRecord, little_golem};
 /// let mut record = GameRecord::parse("E3 D3 C3").unwrap();
 /// record.set_tag("White", "ann");
 /// assert_eq!(little_golem::write(&record).unwrap(), "White [ann]\n1. e3 d3 2. c3\n");
@@ -313,7 +314,7 @@ mod tests {
 
     #[test]
     fn a_game_right_after_placement_round_trips() {
-        let placements: Vec<String> = crate::Cell::ALL.iter().map(|c| c.to_string()).collect();
+        let placements: Vec<String> = dvonn_core::Cell::ALL.iter().map(|c| c.to_string()).collect();
         let mut record = GameRecord::parse(&placements.join(" ")).unwrap();
         assert_eq!(record.moves.len(), 49);
         let written = write(&record).unwrap();
