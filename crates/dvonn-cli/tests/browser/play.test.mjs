@@ -19,7 +19,7 @@ import { chromium } from 'playwright-core';
 import { api, binary, repository, startServer } from './server.mjs';
 
 const screenshots = process.env.SCREENSHOTS || path.join(repository, 'target', 'serve-screenshots');
-const records = path.join(repository, 'crates', 'dvonn-core', 'tests', 'records');
+const records = path.join(repository, 'crates', 'dvonn-cli', 'tests', 'data');
 
 let server;
 let context;
