@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
-use dvonn::ai::{Ending, Engine, EngineConfig, EnginePlayer, Game, Level, Limits, PlacementStrategy, Weights};
+use dvonn::ai::{Engine, EngineConfig, EnginePlayer, Game, Level, Limits, PlacementStrategy, Weights};
 use dvonn::notation::diagram::{DiagramOptions, LEGEND, diagram};
 use dvonn::rules::{Color, Phase, Position};
 
@@ -219,15 +219,16 @@ fn main() -> Result<(), String> {
             Some(winner) if winner == a_color => Ordering::Greater,
             Some(_) => Ordering::Less,
         };
-        let a_margin = match ending {
-            Ending::Finished { white, black } => {
-                println!("result: {white}-{black}  ({clocks})");
-                let margin = i64::from(*white) - i64::from(*black);
-                if a_is_white { margin } else { -margin }
-            }
-            Ending::Forfeit { loser, reason } => {
+        let a_margin = match ending.forfeit() {
+            Some((loser, reason)) => {
                 println!("result: {loser} forfeits: {reason}  ({clocks})");
                 0
+            }
+            None => {
+                let (white, black) = (game.position().pieces(Color::White), game.position().pieces(Color::Black));
+                println!("result: {white}-{black}  ({clocks})");
+                let margin = i64::from(white) - i64::from(black);
+                if a_is_white { margin } else { -margin }
             }
         };
         tallies[0][usize::from(!a_is_white)].add(a_result, a_margin);

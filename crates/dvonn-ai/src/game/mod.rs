@@ -81,6 +81,7 @@ impl<F: FnMut(&PlayedMove)> GameObserver for F {
 
 /// Why a player lost a game before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Forfeit {
     /// Its clock ran out.
     Time {
@@ -109,6 +110,7 @@ impl fmt::Display for Forfeit {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ending {
     /// Played to the end: the score decides.
     Finished {

@@ -188,11 +188,14 @@ pub fn play(
     record.set_tag("Round", &(index + 1).to_string());
     record.set_tag("White", names[0]);
     record.set_tag("Black", names[1]);
-    record.result = match &ending {
-        Ending::Finished { white, black } => RecordResult::Score { white: *white, black: *black },
-        Ending::Forfeit { loser, reason } => {
+    record.result = match ending.forfeit() {
+        Some((loser, reason)) => {
             record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
-            RecordResult::Resigned(*loser)
+            RecordResult::Resigned(loser)
+        }
+        None => {
+            let end = game.position();
+            RecordResult::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }
         }
     };
     Ok(Played { index, a_color, ending, record })
