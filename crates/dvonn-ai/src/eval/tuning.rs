@@ -15,7 +15,7 @@
 //! real placement phases teach the weights the positions that games
 //! actually reach.
 
-use dvonn_core::{Color, Phase, Position};
+use dvonn_core::{Cell, Color, Phase, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -27,9 +27,6 @@ use crate::placement::PlacementStrategy;
 
 /// Unknowns of the fit: each weight for the full and for the empty board.
 const UNKNOWNS: usize = 2 * FEATURES;
-
-/// Cells of the board.
-const CELLS: f64 = 49.0;
 
 /// One training example: the features of a position and the final margin
 /// (pieces) of its game for the side to move.
@@ -160,7 +157,8 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
 /// occupied cells (full-board weights), then by the share of empty cells
 /// (empty-board weights), as [`Weights::apply`] mixes them.
 fn tapered_columns(sample: &Sample) -> [f64; UNKNOWNS] {
-    let full = f64::from(sample.occupied.min(49)) / CELLS;
+    let cells = Cell::ALL.len() as u32;
+    let full = f64::from(sample.occupied.min(cells)) / f64::from(cells);
     std::array::from_fn(|i| {
         let feature = f64::from(sample.features[i % FEATURES]);
         if i < FEATURES { feature * full } else { feature * (1.0 - full) }

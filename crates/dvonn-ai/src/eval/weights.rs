@@ -1,10 +1,12 @@
 //! [`Weights`]: the evaluation's weight per feature, tapered by how full
 //! the board is.
 
+use dvonn_core::Cell;
+
 use super::{FEATURES, Feature, Features};
 
 /// Cells of the board: the number of stacks when the movement phase starts.
-const CELLS: i32 = 49;
+const CELLS: i32 = Cell::ALL.len() as i32;
 
 /// Centipieces of estimated final margin per unit of each feature, in the
 /// order of [`Feature::ALL`], as two sets: one for the full board (the start
