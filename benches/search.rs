@@ -17,7 +17,7 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search/fixed-depth");
     for (i, text) in dvonn::ai::bench::POSITIONS.iter().enumerate() {
         let position: Position = text.parse().unwrap();
-        let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() }).unwrap();
+        let mut engine = Engine::new(EngineConfig::default().with_hash_mb(16)).unwrap();
         let nodes = engine.search(&position, &Limits::depth(DEPTH), &mut ()).nodes;
         group.throughput(Throughput::Elements(nodes));
         group.bench_with_input(BenchmarkId::new(format!("{i:02}"), format!("d{DEPTH}")), &position, |b, position| {

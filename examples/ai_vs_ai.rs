@@ -67,11 +67,7 @@ impl Player {
         let (config, per_move) = match spec {
             "full" => (EngineConfig::default(), None),
             "baseline" => (
-                EngineConfig {
-                    weights: Weights::PIECES_ONLY,
-                    placement: PlacementStrategy::Heuristic,
-                    ..EngineConfig::default()
-                },
+                EngineConfig::default().with_weights(Weights::PIECES_ONLY).with_placement(PlacementStrategy::Heuristic),
                 None,
             ),
             level => {
@@ -79,7 +75,7 @@ impl Player {
                 (level.config(), Some(level.limits()))
             }
         };
-        let config = EngineConfig { threads: args.threads, seed, ..config };
+        let config = config.with_threads(args.threads).with_seed(seed);
         let engine = Engine::new(config).map_err(|e| e.to_string())?;
         let limits = per_move.unwrap_or(Limits::infinite());
         Ok(Player { name: spec.to_string(), engine: EnginePlayer::new(engine, limits), clocked: per_move.is_none() })
@@ -198,12 +194,8 @@ fn main() -> Result<(), String> {
             // During placement the board is shown when it is full; from then
             // on after every move.
             if !args.quiet && (game.position().phase() == Phase::Movement) {
-                let options = DiagramOptions {
-                    last_move: Some(played.mv),
-                    previous_move: ply.checked_sub(1).map(|i| game.history()[i].mv),
-                    removed: played.removed,
-                    ..DiagramOptions::default()
-                };
+                let mut options = DiagramOptions::default().with_last_move(played.mv).with_removed(played.removed);
+                options.previous_move = ply.checked_sub(1).map(|i| game.history()[i].mv);
                 println!("{}", diagram(game.position(), &options));
             }
         }

@@ -28,7 +28,7 @@ fn main() -> ExitCode {
     let seconds: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(3.0);
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
 
-    let mut engine = Engine::new(EngineConfig { threads, ..EngineConfig::default() }).expect("a 64 MiB table");
+    let mut engine = Engine::new(EngineConfig::default().with_threads(threads)).expect("a 64 MiB table");
     let limits = Limits::move_time(Duration::from_secs_f64(seconds));
     // The observer is any closure taking a `SearchInfo`.
     let result = engine.search(&position, &limits, &mut |info: &SearchInfo| {

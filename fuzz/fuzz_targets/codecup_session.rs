@@ -266,7 +266,7 @@ fuzz_target!(|data: &[u8]| {
     let time = Duration::from_millis([0, 1, 3, 0][usize::from(mode & 3)]);
     let config = SessionConfig {
         time,
-        engine: EngineConfig { threads: 1, hash_mb: 1, ..EngineConfig::default() },
+        engine: EngineConfig::default().with_threads(1).with_hash_mb(1),
         ..SessionConfig::default()
     };
     let referee = RefCell::new(Referee {

@@ -24,7 +24,7 @@ fn engines() -> &'static [Mutex<Engine>; 2] {
     static ENGINES: OnceLock<[Mutex<Engine>; 2]> = OnceLock::new();
     ENGINES.get_or_init(|| {
         [1, 2].map(|threads| {
-            let config = EngineConfig { threads, hash_mb: 1, ..EngineConfig::default() };
+            let config = EngineConfig::default().with_threads(threads).with_hash_mb(1);
             Mutex::new(Engine::new(config).expect("a small engine starts"))
         })
     })

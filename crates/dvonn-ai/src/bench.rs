@@ -68,7 +68,7 @@ pub fn run(depth: u32) -> BenchResult {
     let mut nodes = 0;
     for text in POSITIONS {
         let position: Position = text.parse().expect("bench positions are valid");
-        let mut engine = Engine::new(EngineConfig { hash_mb: 16, ..EngineConfig::default() }).expect("16 MiB");
+        let mut engine = Engine::new(EngineConfig::default().with_hash_mb(16)).expect("16 MiB");
         nodes += engine.search(&position, &Limits::depth(depth), &mut ()).nodes;
     }
     BenchResult { nodes, elapsed: start.elapsed() }

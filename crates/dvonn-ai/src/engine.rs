@@ -21,7 +21,27 @@ use crate::tt::{TranspositionTable, TtAllocError};
 const ALPHA_BETA_PLACEMENT_CELLS: u32 = 4;
 
 /// How an [`Engine`] is built.
+///
+/// New settings may be added in any release: start from
+/// [`EngineConfig::default()`] (or a [`Level`](crate::Level)'s
+/// [`config`](crate::Level::config)) and chain the `with_*` setters, or set
+/// the fields of a mutable value.
+///
+/// ```
+/// use dvonn_ai::{EngineConfig, ParallelSearch, SearchOptions};
+///
+/// let config = EngineConfig::default()
+///     .with_threads(4)
+///     .with_hash_mb(256)
+///     .with_search(SearchOptions::ALL.with_parallel(ParallelSearch::YoungBrothersWait));
+/// assert_eq!((config.threads, config.hash_mb, config.seed), (4, 256, 0));
+///
+/// // The fields can be set directly as well.
+/// let mut config = config;
+/// config.seed = 7;
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EngineConfig {
     /// Search threads, 1 or more (the caller's thread is one of them).
     pub threads: usize,
@@ -52,6 +72,25 @@ impl Default for EngineConfig {
             search: SearchOptions::ALL,
             seed: 0,
         }
+    }
+}
+
+setters! {
+    impl EngineConfig {
+        /// Sets the search threads, 1 or more.
+        with_threads(threads: usize);
+        /// Sets the transposition table size in MiB.
+        with_hash_mb(hash_mb: usize);
+        /// Sets the evaluation weights.
+        with_weights(weights: Weights);
+        /// Sets how placements are chosen.
+        with_placement(placement: PlacementStrategy);
+        /// Sets how the search judges placement-phase positions.
+        with_placement_eval(placement_eval: PlacementEval);
+        /// Sets which search techniques are used.
+        with_search(search: SearchOptions);
+        /// Sets the seed of the engine's random choices.
+        with_seed(seed: u64);
     }
 }
 

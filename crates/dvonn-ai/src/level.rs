@@ -38,7 +38,7 @@ impl Level {
             Level::Casual | Level::Club => (Weights::TUNED, PlacementStrategy::Heuristic),
             Level::Expert | Level::Master => (Weights::TUNED, PlacementStrategy::Search),
         };
-        EngineConfig { weights, placement, ..EngineConfig::default() }
+        EngineConfig::default().with_weights(weights).with_placement(placement)
     }
 
     /// The limit of each move at this level.

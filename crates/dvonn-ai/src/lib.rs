@@ -25,7 +25,7 @@
 //! use dvonn_core::Position;
 //!
 //! fn main() {
-//!     let config = EngineConfig { threads: 2, ..EngineConfig::default() };
+//!     let config = EngineConfig::default().with_threads(2);
 //!     let mut engine = Engine::new(config).expect("a 64 MiB table");
 //!     let position = Position::random_setup_from_seed(7);
 //!     let result = engine.search(&position, &Limits::depth(5), &mut |info: &SearchInfo| {
@@ -37,6 +37,38 @@
 //! }
 //! ```
 #![deny(missing_docs)]
+
+// Chainable by-value setters for the public fields of the configuration
+// structs. The structs are `#[non_exhaustive]` (a new option is not a
+// breaking change), so other crates cannot build them by literal: they
+// start from a default or a constant and chain these. For example
+//
+//     setters! {
+//         impl Limits {
+//             /// The setter's documentation.
+//             with_depth(depth: u32) => Some(depth);
+//         }
+//     }
+//
+// makes `pub const fn with_depth(self, depth: u32) -> Limits`, which sets
+// the field `depth` (the argument's name) to `Some(depth)`; without
+// `=> value` the field is set to the argument itself.
+macro_rules! setters {
+    (impl $ty:ident { $($(#[$doc:meta])* $setter:ident($field:ident: $value:ty) $(=> $set:expr)?;)* }) => {
+        impl $ty {
+            $(
+                $(#[$doc])*
+                #[must_use]
+                pub const fn $setter(mut self, $field: $value) -> $ty {
+                    self.$field = setters!(@value $field $(, $set)?);
+                    self
+                }
+            )*
+        }
+    };
+    (@value $field:ident) => { $field };
+    (@value $field:ident, $set:expr) => { $set };
+}
 
 #[cfg(feature = "tuning")]
 pub mod bench;

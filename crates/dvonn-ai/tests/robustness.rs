@@ -36,8 +36,9 @@ fn engine(threads: usize, hash_mb: usize) -> Engine {
 }
 
 fn parallel_engine(threads: usize, hash_mb: usize, parallel: ParallelSearch) -> Engine {
-    let search = SearchOptions { parallel, ..SearchOptions::ALL };
-    Engine::new(EngineConfig { threads, hash_mb, search, ..EngineConfig::default() }).expect("a small engine starts")
+    let search = SearchOptions::ALL.with_parallel(parallel);
+    let config = EngineConfig::default().with_threads(threads).with_hash_mb(hash_mb).with_search(search);
+    Engine::new(config).expect("a small engine starts")
 }
 
 /// Thread counts with each way of sharing the search.
@@ -97,7 +98,7 @@ fn a_zero_or_expired_time_budget_still_gives_a_legal_move_quickly() {
         Limits::move_time(Duration::ZERO),
         Limits::game_clock(Duration::ZERO, Duration::ZERO),
         Limits::game_clock(Duration::from_millis(1), Duration::ZERO),
-        Limits { depth: Some(60), move_time: Some(Duration::ZERO), ..Limits::infinite() },
+        Limits::depth(60).with_move_time(Duration::ZERO),
     ];
     for (threads, parallel) in PARALLEL_CONFIGURATIONS {
         let mut engine = parallel_engine(threads, 1, parallel);
@@ -185,13 +186,13 @@ fn a_one_bucket_table_plays_legal_moves() {
 fn impossible_table_sizes_are_errors_not_aborts() {
     let _gate = shared_gate();
     for hash_mb in [usize::MAX, usize::MAX / 2, 1 << 40] {
-        let config = EngineConfig { hash_mb, ..EngineConfig::default() };
+        let config = EngineConfig::default().with_hash_mb(hash_mb);
         match Engine::new(config) {
             Err(EngineError::Memory(error)) => assert_eq!(error.megabytes, hash_mb),
             other => panic!("{hash_mb} MiB: {other:?}"),
         }
     }
-    let no_threads = Engine::new(EngineConfig { threads: 0, ..EngineConfig::default() });
+    let no_threads = Engine::new(EngineConfig::default().with_threads(0));
     assert!(matches!(no_threads, Err(EngineError::NoThreads)), "{no_threads:?}");
 }
 
@@ -299,7 +300,7 @@ proptest! {
             let moves = position.legal_moves();
             if let [only] = moves.as_slice() {
                 seen += 1;
-                let limits = Limits { depth: Some(60), move_time: Some(Duration::from_secs(5)), ..Limits::infinite() };
+                let limits = Limits::depth(60).with_move_time(Duration::from_secs(5));
                 let result = engine.search(&position, &limits, &mut ());
                 prop_assert_eq!(result.best_move, Some(*only), "{}", position);
                 prop_assert_eq!((result.depth, result.nodes), (0, 0), "{}", position);

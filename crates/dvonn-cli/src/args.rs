@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use dvonn_ai::eval::PlacementEval;
-use dvonn_ai::{EngineConfig, ParallelSearch, SearchOptions};
+use dvonn_ai::{EngineConfig, ParallelSearch};
 
 /// The engine's resources, as options of the commands that run one.
 #[derive(Clone, Copy, Debug, clap::Args)]
@@ -36,14 +36,10 @@ impl EngineArgs {
     /// The default engine configuration with these threads, table size and
     /// parallel search.
     pub fn config(&self) -> EngineConfig {
-        let defaults = EngineConfig::default();
-        EngineConfig {
-            threads: usize::from(self.threads),
-            hash_mb: self.hash as usize,
-            search: SearchOptions { parallel: self.parallel, ..defaults.search },
-            placement_eval: self.placement_weights.unwrap_or(defaults.placement_eval),
-            ..defaults
-        }
+        let config = EngineConfig::default().with_threads(usize::from(self.threads)).with_hash_mb(self.hash as usize);
+        let search = config.search.with_parallel(self.parallel);
+        let placement_eval = self.placement_weights.unwrap_or(config.placement_eval);
+        config.with_search(search).with_placement_eval(placement_eval)
     }
 }
 

@@ -72,7 +72,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let config = SessionConfig {
         time: args.time,
-        engine: EngineConfig { seed: args.seed, ..args.engine.config() },
+        engine: args.engine.config().with_seed(args.seed),
         start: args.position.unwrap_or_default(),
     };
     let end = play_session(io::stdin().lock(), io::stdout().lock(), &config)?;

@@ -223,12 +223,12 @@ impl Game {
 
     fn diagram_options(&self, colored: bool) -> DiagramOptions {
         let history = self.driver.history();
-        DiagramOptions {
-            colored,
-            last_move: history.last().map(|played| played.mv),
-            previous_move: history.len().checked_sub(2).map(|i| history[i].mv),
-            removed: history.last().map_or(Bitboard::EMPTY, |played| played.removed),
-        }
+        let mut options = DiagramOptions::default();
+        options.colored = colored;
+        options.last_move = history.last().map(|played| played.mv);
+        options.previous_move = history.len().checked_sub(2).map(|i| history[i].mv);
+        options.removed = history.last().map_or(Bitboard::EMPTY, |played| played.removed);
+        options
     }
 }
 

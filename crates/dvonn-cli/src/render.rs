@@ -105,11 +105,10 @@ pub fn run(args: &Args) -> Result<()> {
             svg(&position, last_move.as_ref(), &caption)
         }
         RenderFormat::Txt => {
-            let options = DiagramOptions {
-                last_move: last_move.as_ref().map(|last| last.mv),
-                removed: last_move.as_ref().map(LastMove::removed_cells).unwrap_or_default(),
-                ..DiagramOptions::default()
-            };
+            let mut options = DiagramOptions::default();
+            if let Some(last) = &last_move {
+                options = options.with_last_move(last.mv).with_removed(last.removed_cells());
+            }
             diagram(&position, &options)
         }
     };

@@ -178,14 +178,13 @@ pub fn run(args: &Args) -> Result<()> {
     let started = Instant::now();
     let samples: Vec<Sample> =
         in_threads(games, usize::from(args.threads), args.seed, "self-play", |share, seed, tick| {
-            let plan = SelfPlay {
-                games: share,
-                depth: args.depth,
-                weights: args.weights,
-                random_moves: args.random_moves,
-                seed,
-                openings: openings.clone(),
-            };
+            let plan = SelfPlay::default()
+                .with_games(share)
+                .with_depth(args.depth)
+                .with_weights(args.weights)
+                .with_random_moves(args.random_moves)
+                .with_seed(seed)
+                .with_openings(openings.clone());
             self_play(&plan, |_| tick())
         })?;
     if samples.is_empty() {

@@ -158,7 +158,12 @@ fn run_generate(args: &GenerateArgs) -> Result<()> {
     };
     let games =
         in_threads(args.games as usize, usize::from(args.threads), args.seed, "placements", |share, seed, tick| {
-            generate(&Generation { games: share, policy, label_depth: args.label_depth, seed }, |_| tick())
+            let plan = Generation::default()
+                .with_games(share)
+                .with_policy(policy)
+                .with_label_depth(args.label_depth)
+                .with_seed(seed);
+            generate(&plan, |_| tick())
         })?;
     let text: String = games.iter().map(|game| format!("{game}\n")).collect();
     emit(args.output.as_deref(), text.as_bytes(), args.force)
@@ -181,7 +186,7 @@ fn run_fit(args: &FitArgs) -> Result<()> {
         bail!("{} labelled games: the fit needs at least 2", games.len());
     }
     let plan =
-        Fit { epochs: args.epochs as usize, learning_rate: args.learning_rate, seed: args.seed, ..Fit::default() };
+        Fit::default().with_epochs(args.epochs as usize).with_learning_rate(args.learning_rate).with_seed(args.seed);
     outln!("games: {}", games.len())?;
     outln!(
         "epoch  training  validation  (mean squared error, pieces²; validation by pieces placed: 3, 12, 24, 36, 48)"

@@ -135,7 +135,7 @@ fn txt_is_the_diagram() {
     success(&dvonn(["render", arg(&input), "--ply", "73", "--format", "txt", "-o", arg(&out)]));
     let mut before = game.position_after(72);
     let removed = before.play(game.moves[72]).unwrap();
-    let options = DiagramOptions { last_move: Some(game.moves[72]), removed, ..DiagramOptions::default() };
+    let options = DiagramOptions::default().with_last_move(game.moves[72]).with_removed(removed);
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text, diagram(&before, &options));
     assert!(text.contains("last move: B3B1\nremoved: B4 C4 D4 E4 C5 (5 stacks, x on the board)\n"), "{text}");

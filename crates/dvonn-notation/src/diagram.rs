@@ -40,7 +40,23 @@ D: a lone DVONN piece; * after a stack: a DVONN piece inside it; .: an empty cel
 ";
 
 /// What to show besides the stacks.
+///
+/// New options may be added in any release: start from
+/// [`DiagramOptions::default()`] (no colours, no marks) and chain the
+/// `with_*` setters, or set the fields of a mutable value.
+///
+/// ```
+/// use dvonn_core::{Move, Position};
+/// use dvonn_notation::diagram::{DiagramOptions, diagram};
+///
+/// let mut position = Position::new();
+/// let mv: Move = "E3".parse().unwrap();
+/// let removed = position.play(mv).unwrap();
+/// let options = DiagramOptions::default().with_last_move(mv).with_removed(removed);
+/// assert!(diagram(&position, &options).contains("last move: E3"));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DiagramOptions {
     /// Colour the diagram with ANSI escape codes (pass `false` when standard
     /// output is not a terminal: see [`std::io::IsTerminal`]).
@@ -54,6 +70,36 @@ pub struct DiagramOptions {
     /// The cells whose stacks the last move removed (what
     /// [`Position::play`] returns): drawn as `x` and listed under the board.
     pub removed: Bitboard,
+}
+
+impl DiagramOptions {
+    /// Colours the diagram with ANSI escape codes, or not.
+    #[must_use]
+    pub const fn with_colored(mut self, colored: bool) -> DiagramOptions {
+        self.colored = colored;
+        self
+    }
+
+    /// Marks `mv` as the move that led to the position.
+    #[must_use]
+    pub const fn with_last_move(mut self, mv: Move) -> DiagramOptions {
+        self.last_move = Some(mv);
+        self
+    }
+
+    /// Marks `mv` as the move before the last one.
+    #[must_use]
+    pub const fn with_previous_move(mut self, mv: Move) -> DiagramOptions {
+        self.previous_move = Some(mv);
+        self
+    }
+
+    /// Marks `removed` as the cells whose stacks the last move removed.
+    #[must_use]
+    pub const fn with_removed(mut self, removed: Bitboard) -> DiagramOptions {
+        self.removed = removed;
+        self
+    }
 }
 
 /// The board of `position` as a text diagram with coordinates, the last
@@ -299,7 +345,7 @@ White to move, placement phase (0 of 49 placed), score 0-0
         let mut position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
         let mv: Move = "B3C3".parse().unwrap();
         let removed = position.play(mv).unwrap();
-        let options = DiagramOptions { last_move: Some(mv), removed, ..DiagramOptions::default() };
+        let options = DiagramOptions::default().with_last_move(mv).with_removed(removed);
         let text = diagram(&position, &options);
         let expected = "
        C     D     E     F     G     H     I     J     K
@@ -320,7 +366,7 @@ game over, score 2-0: White wins
     fn the_notation_example_in_the_middle_of_a_game() {
         let position: Position = "BBB.W2WWDB/BWBBWBWBB2./WWBBWBWWBW2*W2/WWB..WB4B../BWD.BW.W2B w m".parse().unwrap();
         let mv = Move::Jump { from: cell("D2"), to: cell("F2") };
-        let options = DiagramOptions { last_move: Some(mv), ..DiagramOptions::default() };
+        let options = DiagramOptions::default().with_last_move(mv);
         let text = diagram(&position, &options);
         let expected = "
        C     D     E     F     G     H     I     J     K
@@ -342,14 +388,13 @@ White to move, movement phase, score 23-24
         let (first, second): (Move, Move) = ("E3".parse().unwrap(), "D3".parse().unwrap());
         position.play(first).unwrap();
         position.play(second).unwrap();
-        let options =
-            DiagramOptions { last_move: Some(second), previous_move: Some(first), ..DiagramOptions::default() };
+        let options = DiagramOptions::default().with_last_move(second).with_previous_move(first);
         let text = diagram(&position, &options);
         let row_3 = " 3  .     .     .    [D]   (D)    .     .     .     .     .     .     3\n";
         assert!(text.contains(row_3), "{text}");
         assert!(text.contains("last move: D3\nmove before: E3\n"), "{text}");
         // A cell both moves touched keeps the last move's brackets.
-        let options = DiagramOptions { last_move: Some(second), previous_move: Some(second), ..options };
+        let options = options.with_previous_move(second);
         let text = diagram(&position, &options);
         assert!(text.contains(" [D]    D "), "{text}");
     }
@@ -366,7 +411,7 @@ White to move, movement phase, score 23-24
     #[test]
     fn colours_are_ansi_escapes_around_the_tokens() {
         let position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
-        let text = diagram(&position, &DiagramOptions { colored: true, ..DiagramOptions::default() });
+        let text = diagram(&position, &DiagramOptions::default().with_colored(true));
         assert!(text.contains("\x1b[1;94mB\x1b[0m"), "{text}");
         assert!(text.contains("\x1b[1;97mW\x1b[0m"), "{text}");
         assert!(text.contains("\x1b[1;91mD\x1b[0m"), "{text}");

@@ -114,7 +114,13 @@ pub enum PlacementPolicy {
 }
 
 /// A plan for [`generate`].
+///
+/// New settings may be added in any release: start from
+/// [`Generation::default()`] (1000 random placement phases labelled at
+/// depth 6) and chain the `with_*` setters, or set the fields of a mutable
+/// value.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Generation {
     /// Games to play.
     pub games: usize,
@@ -124,6 +130,25 @@ pub struct Generation {
     pub label_depth: u32,
     /// Seed of the random choices.
     pub seed: u64,
+}
+
+impl Default for Generation {
+    fn default() -> Generation {
+        Generation { games: 1000, policy: PlacementPolicy::Random, label_depth: 6, seed: 1 }
+    }
+}
+
+setters! {
+    impl Generation {
+        /// Sets the number of games.
+        with_games(games: usize);
+        /// Sets who places.
+        with_policy(policy: PlacementPolicy);
+        /// Sets the depth of the search that labels each finished board.
+        with_label_depth(label_depth: u32);
+        /// Sets the seed of the random choices.
+        with_seed(seed: u64);
+    }
 }
 
 /// Chooses the placements of training games by a [`PlacementPolicy`].
@@ -156,7 +181,7 @@ impl Player for Placer {
 /// with a search to `plan.label_depth`. `progress(games done)` is called
 /// after each game.
 pub fn generate(plan: &Generation, mut progress: impl FnMut(usize)) -> Vec<LabelledPlacement> {
-    let mut config = EngineConfig { hash_mb: 16, seed: plan.seed, ..EngineConfig::default() };
+    let mut config = EngineConfig::default().with_hash_mb(16).with_seed(plan.seed);
     let engine = match plan.policy {
         PlacementPolicy::Random => None,
         PlacementPolicy::Engine { depth, random_share, eval } => {
@@ -194,7 +219,12 @@ pub fn generate(plan: &Generation, mut progress: impl FnMut(usize)) -> Vec<Label
 }
 
 /// How [`fit`] runs.
+///
+/// New settings may be added in any release: start from
+/// [`Fit::default()`] and chain the `with_*` setters, or set the fields of
+/// a mutable value.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Fit {
     /// Passes over the training games.
     pub epochs: usize,
@@ -211,6 +241,21 @@ pub struct Fit {
 impl Default for Fit {
     fn default() -> Fit {
         Fit { epochs: 3, learning_rate: 0.003, batch: 16, validation_share: 0.05, seed: 1 }
+    }
+}
+
+setters! {
+    impl Fit {
+        /// Sets the passes over the training games.
+        with_epochs(epochs: usize);
+        /// Sets Adam's step size.
+        with_learning_rate(learning_rate: f32);
+        /// Sets the games per gradient step.
+        with_batch(batch: usize);
+        /// Sets the share of the games kept aside to measure the error on.
+        with_validation_share(validation_share: f64);
+        /// Sets the seed of the shuffles and the validation split.
+        with_seed(seed: u64);
     }
 }
 
@@ -365,7 +410,7 @@ mod tests {
 
     #[test]
     fn generated_games_fill_the_board_and_carry_a_search_label() {
-        let plan = Generation { games: 3, policy: PlacementPolicy::Random, label_depth: 2, seed: 4 };
+        let plan = Generation::default().with_games(3).with_label_depth(2).with_seed(4);
         let mut done = 0;
         let games = generate(&plan, |n| done = n);
         assert_eq!((games.len(), done), (3, 3));
@@ -378,7 +423,7 @@ mod tests {
             assert!(game.white_margin.abs() < 49.0);
         }
         let engine = PlacementPolicy::Engine { depth: 1, random_share: 0.2, eval: PlacementEval::default() };
-        let games = generate(&Generation { policy: engine, ..plan }, |_| {});
+        let games = generate(&plan.with_policy(engine), |_| {});
         assert_eq!(games.len(), 3);
     }
 
@@ -400,7 +445,7 @@ mod tests {
         let variance =
             games.iter().map(|g| (f64::from(g.white_margin) - mean).powi(2)).sum::<f64>() / games.len() as f64;
         let mut reports = Vec::new();
-        fit(&games, &Fit { epochs: 6, validation_share: 0.1, ..Fit::default() }, |r| reports.push(r.clone()));
+        fit(&games, &Fit::default().with_epochs(6).with_validation_share(0.1), |r| reports.push(r.clone()));
         let (first, last) = (&reports[0], &reports[reports.len() - 1]);
         assert!(last.validation < first.validation, "{first:?} {last:?}");
         // Near the end only the last white piece is unknown: most of the

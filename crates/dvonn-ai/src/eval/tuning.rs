@@ -41,7 +41,12 @@ pub struct Sample {
 }
 
 /// How self-play games for tuning are played.
+///
+/// New settings may be added in any release: start from
+/// [`SelfPlay::default()`] and chain the `with_*` setters, or set the
+/// fields of a mutable value.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SelfPlay {
     /// Games to play (each from its own random setup).
     pub games: usize,
@@ -63,15 +68,38 @@ impl Default for SelfPlay {
     }
 }
 
+setters! {
+    impl SelfPlay {
+        /// Sets the number of games.
+        with_games(games: usize);
+        /// Sets the search depth of both players.
+        with_depth(depth: u32);
+        /// Sets the players' weights.
+        with_weights(weights: Weights);
+        /// Sets the number of random moves at the start of each game.
+        with_random_moves(random_moves: usize);
+        /// Sets the seed of the setups and random moves.
+        with_seed(seed: u64);
+    }
+}
+
+impl SelfPlay {
+    /// Sets the boards the games start from, in turn (random setups when
+    /// empty).
+    #[must_use]
+    pub fn with_openings(mut self, openings: Vec<Position>) -> SelfPlay {
+        self.openings = openings;
+        self
+    }
+}
+
 /// Plays the games of `plan` and returns the samples of all their
 /// movement-phase positions. `progress(games done)` is called after each game.
 pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
-    let config = EngineConfig {
-        hash_mb: 16,
-        weights: plan.weights,
-        placement: PlacementStrategy::Heuristic,
-        ..EngineConfig::default()
-    };
+    let config = EngineConfig::default()
+        .with_hash_mb(16)
+        .with_weights(plan.weights)
+        .with_placement(PlacementStrategy::Heuristic);
     let engine = Engine::new(config).expect("a 16 MiB table");
     let mut engine = EnginePlayer::new(engine, Limits::depth(plan.depth));
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
@@ -225,7 +253,7 @@ mod tests {
 
     #[test]
     fn self_play_samples_are_movement_positions_with_final_margins() {
-        let plan = SelfPlay { games: 2, depth: 1, ..SelfPlay::default() };
+        let plan = SelfPlay::default().with_games(2).with_depth(1);
         let mut games = 0;
         let samples = self_play(&plan, |n| games = n);
         assert_eq!(games, 2);
@@ -237,7 +265,7 @@ mod tests {
     #[test]
     fn self_play_starts_from_the_given_boards() {
         let board = Position::random_setup_from_seed(5);
-        let plan = SelfPlay { games: 2, depth: 1, random_moves: 0, openings: vec![board], ..SelfPlay::default() };
+        let plan = SelfPlay::default().with_games(2).with_depth(1).with_random_moves(0).with_openings(vec![board]);
         let (first, second) = (self_play(&plan, |_| ()), self_play(&plan, |_| ()));
         assert_eq!(first[0].features, features(&board));
         assert_eq!(first, second, "the same board and no random moves: the same games");

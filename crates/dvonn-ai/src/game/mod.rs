@@ -176,7 +176,7 @@ impl Ending {
 /// use dvonn_ai::{Engine, EngineConfig, EnginePlayer, Game, Limits, PlayedMove, Player, RandomPlayer};
 /// use dvonn_core::{Color, Position};
 ///
-/// let engine = Engine::new(EngineConfig { hash_mb: 1, ..EngineConfig::default() }).unwrap();
+/// let engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
 /// let mut white = EnginePlayer::new(engine, Limits::depth(1));
 /// let mut black = RandomPlayer::from_seed(7);
 /// let mut game = Game::new(Position::random_setup_from_seed(1));

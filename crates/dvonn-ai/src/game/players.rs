@@ -44,7 +44,7 @@ impl Player for EnginePlayer {
         let position = game.position();
         let mut limits = self.limits;
         if let Some(remaining) = game.remaining(position.side_to_move()) {
-            limits.clock = Some(Clock { remaining, increment: Duration::ZERO });
+            limits.clock = Some(Clock::new(remaining, Duration::ZERO));
         }
         let search = self.last_search.insert(self.engine.search(position, &limits, &mut ()));
         search.best_move.ok_or_else(|| "the engine found no move".to_string())

@@ -110,7 +110,7 @@ fn a_game_from_a_finished_position_is_over_at_once() {
 
 #[test]
 fn an_engine_plays_a_whole_game_on_a_clock() {
-    let engine = Engine::new(EngineConfig { hash_mb: 1, ..EngineConfig::default() }).unwrap();
+    let engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
     let mut engine = EnginePlayer::new(engine, Limits::infinite());
     let mut game = Game::new(Position::random_setup_from_seed(5));
     game.set_clock(Color::White, Some(Duration::from_secs(1)));

@@ -37,7 +37,21 @@ const ASPIRATION: i32 = 35;
 /// reductions and futility pruning the search is exact: it returns the
 /// value of plain fixed-depth negamax, whatever the table, windows and
 /// threads.
+///
+/// New techniques may be added in any release: start from
+/// [`SearchOptions::ALL`] or [`SearchOptions::EXACT`] and chain the
+/// `with_*` setters, or set the fields of a mutable value.
+///
+/// ```
+/// use dvonn_ai::{ParallelSearch, SearchOptions};
+///
+/// let no_table = SearchOptions::EXACT.with_transposition_table(false);
+/// assert!(!no_table.null_move && !no_table.transposition_table);
+/// let ybwc = SearchOptions::ALL.with_parallel(ParallelSearch::YoungBrothersWait);
+/// assert!(ybwc.null_move);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SearchOptions {
     /// Probe and store the transposition table (off: no table moves, no
     /// table cut-offs).
@@ -119,7 +133,26 @@ impl SearchOptions {
     /// search (table, PVS, aspiration): the search returns what plain
     /// negamax would.
     pub const EXACT: SearchOptions =
-        SearchOptions { null_move: false, late_move_reductions: false, futility: false, ..SearchOptions::ALL };
+        SearchOptions::ALL.with_null_move(false).with_late_move_reductions(false).with_futility(false);
+}
+
+setters! {
+    impl SearchOptions {
+        /// Turns the transposition table on or off.
+        with_transposition_table(transposition_table: bool);
+        /// Turns principal variation search on or off.
+        with_principal_variation(principal_variation: bool);
+        /// Turns aspiration windows on or off.
+        with_aspiration(aspiration: bool);
+        /// Turns null-move pruning on or off.
+        with_null_move(null_move: bool);
+        /// Turns late-move reductions on or off.
+        with_late_move_reductions(late_move_reductions: bool);
+        /// Turns reverse futility pruning on or off.
+        with_futility(futility: bool);
+        /// Sets how several threads share the search.
+        with_parallel(parallel: ParallelSearch);
+    }
 }
 
 /// The answer of a search.

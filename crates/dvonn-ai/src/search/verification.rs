@@ -119,13 +119,11 @@ fn every_exact_configuration_returns_the_negamax_value() {
             for (threads, parallel) in
                 [(1, ParallelSearch::LazySmp), (2, ParallelSearch::LazySmp), (2, ParallelSearch::YoungBrothersWait)]
             {
-                let options = SearchOptions {
-                    transposition_table: bits & 1 != 0,
-                    principal_variation: bits & 2 != 0,
-                    aspiration: bits & 4 != 0,
-                    parallel,
-                    ..SearchOptions::EXACT
-                };
+                let options = SearchOptions::EXACT
+                    .with_transposition_table(bits & 1 != 0)
+                    .with_principal_variation(bits & 2 != 0)
+                    .with_aspiration(bits & 4 != 0)
+                    .with_parallel(parallel);
                 let (value, best, _) = searched(&position, depth as u32, options, threads);
                 assert_eq!(value, expected, "{position} depth {depth} {options:?} threads {threads}");
                 // The move returned has the value returned.
@@ -157,7 +155,7 @@ fn placement_searches_return_the_negamax_value() {
             position.play_unchecked(mv);
         }
         let expected = negamax(&evaluator, &position, depth, 0);
-        for options in [SearchOptions::EXACT, SearchOptions { transposition_table: false, ..SearchOptions::EXACT }] {
+        for options in [SearchOptions::EXACT, SearchOptions::EXACT.with_transposition_table(false)] {
             let (value, best, _) = searched(&position, depth as u32, options, 1);
             assert_eq!(value, expected, "{position} depth {depth} {options:?}");
             let mut child = position;
@@ -199,9 +197,9 @@ fn each_pruning_technique_searches_fewer_nodes() {
     let nodes = |options| run_search(&start, 6, options, 1, false).nodes;
     let unpruned = nodes(SearchOptions::EXACT);
     let techniques = [
-        ("null move", SearchOptions { null_move: true, ..SearchOptions::EXACT }),
-        ("late-move reductions", SearchOptions { late_move_reductions: true, ..SearchOptions::EXACT }),
-        ("futility", SearchOptions { futility: true, ..SearchOptions::EXACT }),
+        ("null move", SearchOptions::EXACT.with_null_move(true)),
+        ("late-move reductions", SearchOptions::EXACT.with_late_move_reductions(true)),
+        ("futility", SearchOptions::EXACT.with_futility(true)),
     ];
     for (name, options) in techniques {
         let pruned = nodes(options);

@@ -113,13 +113,13 @@ impl Spec {
             pairs.push((key.trim().to_ascii_lowercase(), value.trim()));
         }
         let mut spec = EngineSpec {
-            config: EngineConfig { hash_mb: DEFAULT_HASH_MB, ..EngineConfig::default() },
+            config: EngineConfig::default().with_hash_mb(DEFAULT_HASH_MB),
             limits: Limits::infinite(),
             clock: None,
         };
         if let Some((_, value)) = pairs.iter().find(|(key, _)| key == "level") {
             let level: Level = value.parse()?;
-            spec.config = EngineConfig { hash_mb: DEFAULT_HASH_MB, ..level.config() };
+            spec.config = level.config().with_hash_mb(DEFAULT_HASH_MB);
             spec.limits = level.limits();
         }
         let mut limited = false;

@@ -88,7 +88,7 @@ impl Drop for StopOnDrop {
 /// `limits` with a time limit of at most `max`.
 pub fn capped(limits: Limits, max: Duration) -> Limits {
     let move_time = limits.move_time.map_or(max, |time| time.min(max));
-    Limits { move_time: Some(move_time), ..limits }
+    limits.with_move_time(move_time)
 }
 
 /// Counts one running search while it lives (also when the search panics).
@@ -157,7 +157,7 @@ impl Searcher {
             .await
             .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
         let searcher = Arc::clone(self);
-        let config = EngineConfig { threads: 1, hash_mb: self.hash_mb, seed: self.seed, ..config };
+        let config = config.with_threads(1).with_hash_mb(self.hash_mb).with_seed(self.seed);
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let mut engine = searcher.take_engine(&config)?;
@@ -211,10 +211,7 @@ mod tests {
     #[test]
     fn limits_are_capped() {
         let max = Duration::from_secs(60);
-        assert_eq!(
-            capped(Limits::depth(4), max),
-            Limits { depth: Some(4), move_time: Some(max), ..Limits::infinite() }
-        );
+        assert_eq!(capped(Limits::depth(4), max), Limits::depth(4).with_move_time(max));
         assert_eq!(capped(Limits::move_time(Duration::from_secs(90)), max), Limits::move_time(max));
         let short = Limits::move_time(Duration::from_millis(100));
         assert_eq!(capped(short, max), short);
