@@ -2,6 +2,11 @@
 //! are complete programs, with their own `fn main()`, that a user can
 //! paste into a new crate's `src/main.rs` (the doctests compile and run
 //! them; this checks that none relies on rustdoc's hidden wrapper).
+//!
+//! A check of the repository's documentation, not of the `dvonn` package:
+//! it reads the files of every package of the workspace, so the package
+//! leaves it out (`include` in Cargo.toml). Each package's snippets are
+//! its own doctests, so they compile and run from each package alone.
 
 use std::path::Path;
 

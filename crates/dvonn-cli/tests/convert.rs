@@ -4,8 +4,9 @@
 mod common;
 
 use std::fs;
+use std::path::{Path, PathBuf};
 
-use common::{arg, dvonn, dvonn_with_input, failure, file_names, games, sample_record, success};
+use common::{Game, LITTLE_GOLEM_GAME, arg, dvonn, dvonn_with_input, failure, file_names, games, success};
 use dvonn_notation::{GameRecord, RecordResult};
 
 /// The canonical game record of `text` (what `convert` writes by default).
@@ -23,7 +24,7 @@ fn record_to_little_golem_and_back_is_the_same_game() {
         fs::write(&record, game.record(i + 1)).unwrap();
         success(&dvonn(["convert", arg(&record), "--to", "lg", "-o", arg(&lg)]));
         let transcript = fs::read_to_string(&lg).unwrap();
-        assert!(transcript.starts_with(&format!("Event [games.txt game {}]\n", i + 1)), "{transcript}");
+        assert!(transcript.starts_with(&format!("Event [game {}]\n", i + 1)), "{transcript}");
         assert!(transcript.contains("1. "), "{transcript}");
         success(&dvonn(["convert", arg(&lg), "-o", arg(&back)]));
         let back = fs::read_to_string(&back).unwrap();
@@ -49,9 +50,11 @@ fn record_to_codecup_and_back_is_the_same_game() {
 
 #[test]
 fn boardspace_sgf_is_read() {
-    let sgf = sample_record("handmade-boardspace.sgf");
-    // The hand-made SGF file is game 2 of games.txt.
-    let game = &games()[1];
+    let dir = tempfile::tempdir().unwrap();
+    let game = &games()[4];
+    assert!(game.moves.contains(&dvonn_core::Move::Pass), "a game with passes");
+    let sgf = dir.path().join("game.sgf");
+    fs::write(&sgf, game.boardspace_sgf("Ann", "Bob", "Game won by Bob")).unwrap();
     for args in [vec!["convert", arg(&sgf)], vec!["convert", "--from", "sgf", arg(&sgf)]] {
         let text = success(&dvonn(args));
         let record = GameRecord::parse(&text).unwrap();
@@ -66,7 +69,10 @@ fn boardspace_sgf_is_read() {
 
 #[test]
 fn a_real_little_golem_game_keeps_its_tags_and_resignation() {
-    let text = success(&dvonn(["convert", arg(&sample_record("littlegolem-dvonn.mc.2014.may.1.1.txt"))]));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("littlegolem-dvonn.mc.2014.may.1.1.txt");
+    fs::write(&file, LITTLE_GOLEM_GAME).unwrap();
+    let text = success(&dvonn(["convert", arg(&file)]));
     let record = GameRecord::parse(&text).unwrap();
     assert_eq!(record.tag("Event"), Some("Tournament dvonn.mc.2014.may.1.1"));
     assert_eq!(record.result, RecordResult::Resigned(dvonn_core::Color::White));
@@ -117,7 +123,7 @@ fn output_files_are_not_clobbered_without_force() {
     let mut forced = args.to_vec();
     forced.push("--force");
     success(&dvonn(forced));
-    assert!(fs::read_to_string(&out).unwrap().starts_with("Event [games.txt game 4]"));
+    assert!(fs::read_to_string(&out).unwrap().starts_with("Event [game 4]"));
     assert_eq!(file_names(dir.path()), ["game.txt", "out.lg"], "no temporary file is left behind");
 }
 
@@ -133,23 +139,36 @@ fn formats_that_cannot_hold_the_game_say_why() {
     assert_eq!(text, "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m\n");
 }
 
-/// The hand-made files modelled on BoardSpace's DVONN archive (see the core
-/// crate's `tests/records/README.md`), with the game of games.txt each holds.
-const ARCHIVE_LIKE: [(&str, usize); 6] = [
-    ("boardspace-clock-nodes.sgf", 0),
-    ("boardspace-latin1.sgf", 2),
-    ("boardspace-ca-utf8.sgf", 3),
-    ("boardspace-repeated-pickb.sgf", 4),
-    ("boardspace-reset.sgf", 0),
-    ("boardspace-second-tree.sgf", 1),
-];
+/// BoardSpace SGF files of four of the games, written into `dir`: their
+/// names (in order) and the game each holds. `latin1.sgf` is in
+/// ISO-8859-1 without `CA[...]`, as BoardSpace's older files are. The
+/// features of BoardSpace's files are tested on `dvonn-notation`'s sample
+/// files; these are for the command's handling of files.
+fn sgf_files(dir: &Path) -> Vec<(&'static str, Game)> {
+    let games = games();
+    let files = [
+        ("annika-dumbot.sgf", &games[0], "annika", "Dumbot", "Game won by Dumbot"),
+        ("latin1.sgf", &games[1], "Herv\u{e9}", "J\u{e9}r\u{f4}me", "Partie gagn\u{e9}e par J\u{e9}r\u{f4}me"),
+        ("passes.sgf", &games[4], "Ann", "Bob", "Game won by Bob"),
+        ("zoe-lukasz.sgf", &games[2], "Zoe", "Lukasz", "Game won by Zoe"),
+    ];
+    for (name, game, white, black, result) in files {
+        let text = game.boardspace_sgf(white, black, result);
+        let bytes: Vec<u8> = if name == "latin1.sgf" {
+            text.chars().map(|c| u8::try_from(c).expect("a Latin-1 character")).collect()
+        } else {
+            text.into_bytes()
+        };
+        fs::write(dir.join(name), bytes).unwrap();
+    }
+    files.into_iter().map(|(name, game, ..)| (name, game.clone())).collect()
+}
 
 #[test]
-fn archive_like_sgf_files_convert_replay_and_render() {
-    let games = games();
-    for (name, game) in ARCHIVE_LIKE {
-        let game = &games[game];
-        let path = sample_record(name);
+fn sgf_files_convert_replay_and_render() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, game) in sgf_files(dir.path()) {
+        let path = dir.path().join(name);
         let record = GameRecord::parse(&success(&dvonn(["convert", arg(&path)]))).unwrap();
         assert_eq!(record.moves, game.moves, "{name}");
         assert_eq!(record.result.to_string(), game.score, "{name}");
@@ -162,10 +181,12 @@ fn archive_like_sgf_files_convert_replay_and_render() {
         assert!(!diagram.is_empty());
     }
     // Latin-1 names come out as UTF-8, from a file and from standard input.
-    let latin1 = fs::read(sample_record("boardspace-latin1.sgf")).unwrap();
-    for text in [success(&dvonn(["convert", arg(&sample_record("boardspace-latin1.sgf"))])), canonical_bytes(&latin1)] {
+    let latin1 = dir.path().join("latin1.sgf");
+    assert!(std::str::from_utf8(&fs::read(&latin1).unwrap()).is_err());
+    for text in [success(&dvonn(["convert", arg(&latin1)])), canonical_bytes(&fs::read(&latin1).unwrap())] {
         assert!(
-            text.contains("[Black \"Jérôme\"]\n") && text.contains("[SgfResult \"Partie gagnée par Jérôme\"]\n"),
+            text.contains("[Black \"J\u{e9}r\u{f4}me\"]\n")
+                && text.contains("[SgfResult \"Partie gagn\u{e9}e par J\u{e9}r\u{f4}me\"]\n"),
             "{text}"
         );
     }
@@ -181,7 +202,7 @@ const ON_AN_OCCUPIED_CELL: &str = "(;\nGM[Dvonn] VV[1]\nSU[dvonn]\n; P0[0 Start 
 
 #[test]
 fn a_truncated_or_rule_breaking_sgf_is_one_line_of_error() {
-    let whole = fs::read(sample_record("boardspace-clock-nodes.sgf")).unwrap();
+    let whole = games()[0].boardspace_sgf("Ann", "Bob", "Game won by Bob").into_bytes();
     failure(&dvonn_with_input(["convert", "-"], &whole[..1]), "cannot read -: cannot tell the format of the text");
     for cut in [2, 40, whole.len() / 2, whole.len() - 3] {
         let output = dvonn_with_input(["convert", "-"], &whole[..cut]);
@@ -202,10 +223,8 @@ fn a_directory_converts_into_a_directory_with_a_summary() {
     let dir = tempfile::tempdir().unwrap();
     let games_dir = dir.path().join("games");
     fs::create_dir(&games_dir).unwrap();
-    for (name, _) in ARCHIVE_LIKE {
-        fs::copy(sample_record(name), games_dir.join(name)).unwrap();
-    }
-    let whole = fs::read(sample_record("boardspace-reset.sgf")).unwrap();
+    let files = sgf_files(&games_dir);
+    let whole = fs::read(games_dir.join(files[0].0)).unwrap();
     let cut = whole.len() / 3 + whole[whole.len() / 3..].iter().position(|&b| b == b'\n').unwrap();
     fs::write(games_dir.join("truncated.sgf"), &whole[..cut]).unwrap();
     fs::write(games_dir.join("occupied.sgf"), ON_AN_OCCUPIED_CELL).unwrap();
@@ -217,10 +236,10 @@ fn a_directory_converts_into_a_directory_with_a_summary() {
     let output = dvonn(["convert", arg(&games_dir), "--to", "record", "-o", &format!("{}/", arg(&out))]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
-    assert_eq!(stderr, "dvonn: 3 of 9 files refused\n");
+    assert_eq!(stderr, "dvonn: 3 of 7 files refused\n");
     let stdout = String::from_utf8(output.stdout).unwrap();
     let name = |file: &str| games_dir.join(file).display().to_string();
-    assert_eq!(stdout.lines().next().unwrap(), format!("6 read, 3 refused (9 files; written to {}/)", out.display()));
+    assert_eq!(stdout.lines().next().unwrap(), format!("4 read, 3 refused (7 files; written to {}/)", out.display()));
     let mut expected = [
         format!("refused: {}: move 1 (ply 1) E3 is illegal: E3 is not empty", name("occupied.sgf")),
         format!(
@@ -234,13 +253,11 @@ fn a_directory_converts_into_a_directory_with_a_summary() {
     ];
     expected.sort();
     assert_eq!(refused_lines(&stdout), expected);
-    let mut expected: Vec<String> = ARCHIVE_LIKE.iter().map(|(name, _)| name.replace(".sgf", ".dvonn")).collect();
-    expected.sort();
+    let expected: Vec<String> = files.iter().map(|(name, _)| name.replace(".sgf", ".dvonn")).collect();
     assert_eq!(file_names(&out), expected);
-    let games = games();
-    for (name, game) in ARCHIVE_LIKE {
+    for (name, game) in files {
         let text = fs::read_to_string(out.join(name.replace(".sgf", ".dvonn"))).unwrap();
-        assert_eq!(GameRecord::parse(&text).unwrap().moves, games[game].moves, "{name}");
+        assert_eq!(GameRecord::parse(&text).unwrap().moves, game.moves, "{name}");
     }
 }
 
@@ -248,13 +265,14 @@ fn a_directory_converts_into_a_directory_with_a_summary() {
 fn several_files_convert_with_exit_status_zero_when_all_are_read() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let inputs: Vec<String> = ARCHIVE_LIKE[..3].iter().map(|(name, _)| arg(&sample_record(name)).to_string()).collect();
+    let files = sgf_files(dir.path());
+    let inputs: Vec<String> = files[..3].iter().map(|(name, _)| arg(&dir.path().join(name)).to_string()).collect();
     let mut args = vec!["convert".to_string()];
     args.extend(inputs.iter().cloned());
     args.extend(["--to", "lg", "-o", arg(&out)].map(String::from));
     let stdout = success(&dvonn(&args));
     assert_eq!(stdout, format!("3 read, 0 refused (3 files; written to {})\n", out.display()));
-    assert_eq!(file_names(&out), ["boardspace-ca-utf8.lg", "boardspace-clock-nodes.lg", "boardspace-latin1.lg"]);
+    assert_eq!(file_names(&out), ["annika-dumbot.lg", "latin1.lg", "passes.lg"]);
     // Again: the files are there, and kept without --force.
     let output = dvonn(&args);
     assert_eq!(String::from_utf8_lossy(&output.stderr), "dvonn: 3 of 3 files refused\n");
@@ -267,8 +285,8 @@ fn several_files_convert_with_exit_status_zero_when_all_are_read() {
 #[test]
 fn batch_conversion_refuses_what_it_cannot_do() {
     let dir = tempfile::tempdir().unwrap();
-    let a = sample_record("boardspace-reset.sgf");
-    let b = sample_record("handmade-boardspace.sgf");
+    let files = sgf_files(dir.path());
+    let [a, b]: [PathBuf; 2] = [0, 1].map(|i| dir.path().join(files[i].0));
     failure(&dvonn(["convert", arg(&a), arg(&b)]), "converting several files needs -o DIR");
     failure(
         &dvonn(["convert", arg(dir.path())]),
@@ -279,7 +297,7 @@ fn batch_conversion_refuses_what_it_cannot_do() {
     fs::write(&file, "x").unwrap();
     failure(&dvonn(["convert", arg(&a), arg(&b), "-o", arg(&file)]), "is not a directory");
     // Two inputs with one output name: the second is refused.
-    let copy = dir.path().join("boardspace-reset.txt");
+    let copy = dir.path().join("annika-dumbot.txt");
     fs::copy(&a, &copy).unwrap();
     let out = dir.path().join("out");
     let output = dvonn(["convert", arg(&a), arg(&copy), "-o", arg(&out)]);
@@ -289,7 +307,7 @@ fn batch_conversion_refuses_what_it_cannot_do() {
         stdout.ends_with(&format!(
             "refused: {}: it would be written to {}, as {} is\n",
             copy.display(),
-            out.join("boardspace-reset.dvonn").display(),
+            out.join("annika-dumbot.dvonn").display(),
             a.display()
         )),
         "{stdout}"

@@ -1,5 +1,6 @@
-//! `dvonn perft` against the shared perft vectors and `dvonn replay` on the
-//! shared games, through the real binary.
+//! `dvonn perft` against the shared perft vectors (the core crate's, which
+//! it exports) and `dvonn replay` on games of a seeded random player,
+//! through the real binary.
 
 mod common;
 
@@ -181,13 +182,16 @@ fn replay_names_the_illegal_move() {
     let game = &games()[1];
     let mut moves: Vec<String> = game.moves.iter().map(ToString::to_string).collect();
     // Ply 60 (move 31) jumps a stack that is not there.
-    moves[60] = "A1K5".to_string();
+    let position = game.position_after(60);
+    let empty = dvonn_core::Cell::ALL.into_iter().find(|&cell| position.stack_at(cell).is_none()).unwrap();
+    let target = if empty == dvonn_core::Cell::ALL[0] { dvonn_core::Cell::ALL[1] } else { dvonn_core::Cell::ALL[0] };
+    moves[60] = format!("{empty}{target}");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("illegal.txt");
     fs::write(&file, moves.join(" ")).unwrap();
     let output = dvonn(["replay", arg(&file)]);
     assert_eq!(output.status.code(), Some(1));
-    failure(&output, "move 31 (ply 60) A1K5 is illegal");
+    failure(&output, &format!("move 31 (ply 60) {empty}{target} is illegal"));
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{arg, dvonn, dvonn_with_input, failure, file_names, games, sample_record, success};
+use common::{LITTLE_GOLEM_GAME, arg, dvonn, dvonn_with_input, failure, file_names, games, success};
 use dvonn_core::Position;
 use dvonn_notation::GameRecord;
 use dvonn_notation::diagram::{DiagramOptions, diagram};
@@ -54,8 +54,9 @@ fn check_board(svg: &roxmltree::Document, position: &Position) {
 
 #[test]
 fn a_record_is_drawn_with_its_last_move_and_removals() {
-    let lg = sample_record("littlegolem-dvonn.mc.2014.may.1.1.txt");
     let dir = tempfile::tempdir().unwrap();
+    let lg = dir.path().join("game.lg");
+    fs::write(&lg, LITTLE_GOLEM_GAME).unwrap();
     let out = dir.path().join("board.svg");
     success(&dvonn(["render", arg(&lg), "--ply", "65", "-o", arg(&out)]));
     let text = fs::read_to_string(&out).unwrap();
@@ -73,7 +74,7 @@ fn a_record_is_drawn_with_its_last_move_and_removals() {
     let lines = caption(&svg);
     assert_eq!(lines[1], "White: CleverHunk steven cullum \u{b7} Black: Xander (xandern .BSW)");
     assert_eq!(lines[2], "after ply 65 (move 33): I3I5, removing H1 I1 I2 J2 K3 K4");
-    assert_eq!(file_names(dir.path()), ["board.svg"]);
+    assert_eq!(file_names(dir.path()), ["board.svg", "game.lg"]);
 }
 
 #[test]
@@ -127,21 +128,22 @@ fn text_in_the_picture_is_escaped() {
 
 #[test]
 fn txt_is_the_diagram() {
-    let game = &games()[0];
+    // The real Little Golem game: ply 65 (I3I5) cuts six stacks off.
+    let replay = dvonn_notation::read_any(LITTLE_GOLEM_GAME, None).unwrap().replay().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("game.txt");
     let out = dir.path().join("board.txt");
-    fs::write(&input, game.record(1)).unwrap();
-    success(&dvonn(["render", arg(&input), "--ply", "73", "--format", "txt", "-o", arg(&out)]));
-    let mut before = game.position_after(72);
-    let removed = before.play(game.moves[72]).unwrap();
-    let options = DiagramOptions::default().with_last_move(game.moves[72]).with_removed(removed);
+    fs::write(&input, LITTLE_GOLEM_GAME).unwrap();
+    success(&dvonn(["render", arg(&input), "--ply", "65", "--format", "txt", "-o", arg(&out)]));
+    let mut before = replay.positions[64];
+    let removed = before.play(replay.moves[64]).unwrap();
+    let options = DiagramOptions::default().with_last_move(replay.moves[64]).with_removed(removed);
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text, diagram(&before, &options));
-    assert!(text.contains("last move: B3B1\nremoved: B4 C4 D4 E4 C5 (5 stacks, x on the board)\n"), "{text}");
+    assert!(text.contains("last move: I3I5\nremoved: H1 I1 I2 J2 K3 K4 (6 stacks, x on the board)\n"), "{text}");
     assert!(!text.contains('\x1b'), "no colours in files");
     // To standard output, and never over an existing file without --force.
-    let printed = success(&dvonn(["render", arg(&input), "--ply", "73", "--format", "txt"]));
+    let printed = success(&dvonn(["render", arg(&input), "--ply", "65", "--format", "txt"]));
     assert_eq!(printed, text);
     failure(&dvonn(["render", arg(&input), "-o", arg(&out)]), "exists; use --force to overwrite it");
     assert_eq!(fs::read_to_string(&out).unwrap(), text);

@@ -376,12 +376,14 @@ async fn exports_as_a_record_or_little_golem() {
 #[tokio::test]
 async fn imports_every_format() {
     let app = server();
-    for (file, format) in [
-        ("littlegolem-dvonn.mc.2014.may.1.1.txt", "lg"),
-        ("handmade-boardspace.sgf", "sgf"),
-        ("codecup-arbiter.log", "codecup"),
+    let games = common::games();
+    let codecup_record = dvonn_notation::GameRecord::parse(&games[2].record(3)).unwrap();
+    let codecup = dvonn_notation::write(&codecup_record, dvonn_notation::Format::CodeCup).unwrap();
+    for (file, format, text) in [
+        ("the Little Golem game", "lg", common::LITTLE_GOLEM_GAME.to_string()),
+        ("an SGF file", "sgf", games[4].boardspace_sgf("Ann", "Bob", "Game won by Bob")),
+        ("a CodeCup log", "codecup", codecup),
     ] {
-        let text = std::fs::read_to_string(common::sample_record(file)).unwrap();
         let detected = ok(&app, "POST", "/api/games/import", Some(json!({ "text": text })), StatusCode::CREATED).await;
         let named = json!({ "text": text, "format": format });
         let view = ok(&app, "POST", "/api/games/import", Some(named), StatusCode::CREATED).await;
@@ -393,7 +395,7 @@ async fn imports_every_format() {
         let start = ok(&app, "GET", &format!("{game}?ply=0"), None, StatusCode::OK).await;
         assert_eq!(start["position"], Position::new().to_string(), "{file}");
     }
-    let game = common::games().remove(0);
+    let game = &games[0];
     let view = ok(&app, "POST", "/api/games/import", Some(json!({"text": game.record(1)})), StatusCode::CREATED).await;
     assert_eq!(view["turn"], "over");
     assert_eq!(view["tags"][1], json!(["White", "Ann"]));

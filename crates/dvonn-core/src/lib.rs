@@ -79,7 +79,8 @@ pub use position_string::{Field, PositionErrorKind, PositionParseError};
 pub use setup::{Setup, SetupError};
 pub use stack::{Stack, TOTAL_PIECES};
 
-/// The crate README's example, compiled and run as a doctest.
+/// The crate README's example, compiled and run as a doctest (it plays
+/// from a random setup: with the default feature `rand`).
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "rand"))]
 pub struct ReadmeDoctest;

@@ -204,7 +204,7 @@ impl Position {
     ///
     /// ```
     /// use dvonn_core::Position;
-    /// let position = Position::random_setup_from_seed(3);
+    /// let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
     /// let mut count = 0;
     /// position.for_each_move(|_| count += 1);
     /// assert_eq!(count, position.legal_moves().len());
@@ -240,7 +240,7 @@ impl Position {
     ///
     /// ```
     /// use dvonn_core::{Move, Position};
-    /// let position = Position::random_setup_from_seed(3);
+    /// let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
     /// let mut jumps = Vec::new();
     /// let count = position.for_each_jump(|from, to| jumps.push(Move::Jump { from, to }));
     /// assert_eq!(jumps.as_slice(), position.legal_moves().as_slice());

@@ -319,7 +319,7 @@ impl Position {
     ///
     /// ```
     /// use dvonn_core::Position;
-    /// let parent = Position::random_setup_from_seed(5);
+    /// let parent: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
     /// let mv = parent.legal_moves()[0];
     /// let mut child = Position::new();
     /// let removed = parent.play_into(mv, &mut child);

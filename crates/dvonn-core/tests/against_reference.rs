@@ -402,6 +402,7 @@ fn playouts_from_the_empty_board_agree_with_the_reference() {
     assert!(coverage.white_wins > 0 && coverage.black_wins > 0 && coverage.draws > 0, "{coverage:?}");
 }
 
+#[cfg(feature = "rand")]
 #[test]
 fn playouts_from_random_setups_agree_with_the_reference() {
     let mut coverage = Coverage::default();
@@ -427,9 +428,12 @@ fn every_candidate_move_is_judged_like_the_reference() {
     let pairs = 20 * soak();
     for n in 0..pairs {
         playout(Position::new(), 3_000_000 + n, policy(n), true, &mut coverage);
+        #[cfg(feature = "rand")]
         playout(Position::random_setup_from_seed(3_000_000 + n), 4_000_000 + n, policy(n), true, &mut coverage);
     }
-    assert_eq!(coverage.playouts, 2 * pairs);
+    // Random setups need the `rand` feature.
+    let starts = if cfg!(feature = "rand") { 2 } else { 1 };
+    assert_eq!(coverage.playouts, starts * pairs);
     assert_eq!(coverage.candidate_plies, coverage.plies + coverage.playouts, "every ply, final positions included");
     assert!(coverage.passes > 0, "{coverage:?}");
     assert!(coverage.moves_that_removed > 0, "{coverage:?}");
@@ -601,6 +605,7 @@ fn distinct_positions_have_distinct_hashes() {
     for n in 0..3000 {
         let start = match n % 3 {
             0 => Position::new(),
+            #[cfg(feature = "rand")]
             1 => Position::random_setup_from_seed(9_000_000 + n),
             _ => Position::from_setup(&reference::to_setup(&arbitrary_game(&mut rng))).unwrap(),
         };
@@ -871,6 +876,7 @@ fn the_reference_replays_the_vector_games_to_their_scores() {
 /// and 23 black pieces on the full board, White to move) and differ from
 /// seed to seed, and so do the games played from them: the playouts above
 /// are not one game repeated.
+#[cfg(feature = "rand")]
 #[test]
 fn seeded_setups_and_games_differ() {
     let mut setups = HashSet::new();

@@ -51,7 +51,13 @@ struct Step {
 
 impl Line {
     fn start(&self) -> Position {
-        self.setup.map_or_else(Position::new, Position::random_setup_from_seed)
+        match self.setup {
+            None => Position::new(),
+            #[cfg(feature = "rand")]
+            Some(seed) => Position::random_setup_from_seed(seed),
+            #[cfg(not(feature = "rand"))]
+            Some(_) => unreachable!("lines() makes no random setup without the rand feature"),
+        }
     }
 
     /// The plies of the line, stopping early if the game ends.
@@ -83,9 +89,17 @@ impl Line {
 
 /// Lines from the empty board (half of them) or from a random setup, up to
 /// 110 plies: the whole placement and a good part of the movement phase.
+#[cfg(feature = "rand")]
 fn lines() -> impl Strategy<Value = Line> {
     (prop::option::of(any::<u64>()), prop::collection::vec(any::<Index>(), 0..110))
         .prop_map(|(setup, choices)| Line { setup, choices })
+}
+
+/// Without the `rand` feature there are no random setups: lines from the
+/// empty board, up to 110 plies.
+#[cfg(not(feature = "rand"))]
+fn lines() -> impl Strategy<Value = Line> {
+    prop::collection::vec(any::<Index>(), 0..110).prop_map(|choices| Line { setup: None, choices })
 }
 
 /// `std`'s hash of a value (through `Position: Hash`).

@@ -104,13 +104,26 @@ fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
     vectors.into_iter().map(|v| (v.position, v.counts)).collect()
 }
 
+/// The random setup of `seed` (random setups need the `rand` feature).
+#[cfg(feature = "rand")]
+fn random_setup(seed: u64) -> Option<Position> {
+    Some(Position::random_setup_from_seed(seed))
+}
+
+/// Without the `rand` feature there are no random setups.
+#[cfg(not(feature = "rand"))]
+fn random_setup(_seed: u64) -> Option<Position> {
+    None
+}
+
 /// Positions along seeded random games, from the empty board and from
 /// random setups: every position of `games` games of each kind.
 fn random_game_positions(games: u64, seed: u64) -> Vec<Position> {
     let mut positions = Vec::new();
     for n in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + n);
-        for start in [Position::new(), Position::random_setup_from_seed(seed + n)] {
+        let starts = [Some(Position::new()), random_setup(seed + n)];
+        for start in starts.into_iter().flatten() {
             let mut position = start;
             positions.push(position);
             while let Some(&mv) = position.legal_moves().choose(&mut rng) {

@@ -1,7 +1,7 @@
 //! Game records and the other game formats: round trips through every
-//! writable format for the games of `tests/vectors/games.txt`, the sample
-//! files of `tests/records/` (see its README for where they come from),
-//! error messages, and hostile input.
+//! writable format for complete games of a seeded random player, the
+//! sample files of `tests/records/` (see its README for where they come
+//! from), error messages, and hostile input.
 
 use dvonn_core::{Color, Move, Position};
 use dvonn_notation::{Format, codecup, little_golem, read_any, sgf, write};
@@ -11,28 +11,101 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
-const GAMES: &str = include_str!("vectors/games.txt");
 const LITTLE_GOLEM_REAL: &str = include_str!("records/littlegolem-dvonn.mc.2014.may.1.1.txt");
 const SGF_HANDMADE: &str = include_str!("records/handmade-boardspace.sgf");
 const CODECUP_ARBITER: &str = include_str!("records/codecup-arbiter.log");
 
-/// The games of games.txt: (score, moves).
-fn games() -> Vec<(RecordResult, Vec<Move>)> {
-    GAMES
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut words = line.split_whitespace();
-            let score = words.next().unwrap().parse().unwrap();
-            (score, words.map(|w| w.parse().unwrap()).collect())
-        })
-        .collect()
+/// A complete game from the empty board, played by `rng`: (score, moves).
+fn random_complete_game(rng: &mut StdRng) -> (RecordResult, Vec<Move>) {
+    let moves = random_game(Position::new(), usize::MAX, rng);
+    let mut end = Position::new();
+    for &mv in &moves {
+        end.play(mv).unwrap();
+    }
+    assert!(end.is_game_over());
+    (RecordResult::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }, moves)
 }
 
-/// A record of a games.txt game with a few tags.
+/// Five complete games of a seeded random player, the last with passes:
+/// (score, moves).
+fn games() -> Vec<(RecordResult, Vec<Move>)> {
+    let mut rng = StdRng::seed_from_u64(14);
+    let mut games: Vec<_> = (0..4).map(|_| random_complete_game(&mut rng)).collect();
+    let with_passes = std::iter::repeat_with(|| random_complete_game(&mut rng))
+        .take(1000)
+        .find(|(_, moves)| moves.contains(&Move::Pass))
+        .expect("random games with passes are common");
+    games.push(with_passes);
+    games
+}
+
+/// The moves of `codecup-arbiter.log`: game 1 of dvonn-core's test vectors
+/// (checked by [`the_sample_files_read`]).
+fn vector_game_1() -> Vec<Move> {
+    codecup::read(CODECUP_ARBITER).unwrap().moves
+}
+
+/// A game of dvonn-core's test vectors (its `tests/vectors/games.txt`), as
+/// the sample files hold it. The vectors live in dvonn-core alone: here a
+/// game is known by what pins it down, its score, its length, the board
+/// after the placement phase and the board at the end.
+struct VectorGame {
+    score: &'static str,
+    plies: usize,
+    after_placement: &'static str,
+    end: &'static str,
+}
+
+/// Games 1 to 5 of dvonn-core's test vectors.
+const VECTOR_GAMES: [VectorGame; 5] = [
+    VectorGame {
+        score: "13-13",
+        plies: 80,
+        after_placement: "BWBWWWBBD/WWWWBBBWWW/BDWBBBWWWBD/WBWWBBBBWW/WBBBBBWWB w m",
+        end: "......W3*../......W4B2W3./..........B2*/.W3......../.B3*B6...... b m",
+    },
+    VectorGame {
+        score: "0-15",
+        plies: 79,
+        after_placement: "BWBWBBWWB/WBBBWBWWWW/BWWWDBBWWBB/WWBBWBDBBW/BDBWBWWBW w m",
+        end: "..B4*....../........../.B5........./.B6*......../.D....... w m",
+    },
+    VectorGame {
+        score: "2-13",
+        plies: 79,
+        after_placement: "WBBWWBWBB/BDWWBDBWWW/DBBBWWWBWWW/BBWBBWWWWB/BWBWWBBBB w m",
+        end: ".....B3.../.B6*...W2*..../B4*........../........../......... w m",
+    },
+    VectorGame {
+        score: "7-27",
+        plies: 85,
+        after_placement: "BWBBBDBBW/WBBBWWBWBW/DWWBWBDWWBB/WBBWWWBWWB/WWBWBBBWW w m",
+        end: "........./........B6./DB5.....B5*W3*../.W4B8......./.B3....... w m",
+    },
+    VectorGame {
+        score: "20-4",
+        plies: 82,
+        after_placement: "WBBBWWBBB/BBBDWWWWWD/BWWBBBWWBWB/WDBBBBWWBW/WWWBWWBWB w m",
+        end: "........./...D.....W2*/....B4.....W3/....W6*....W9/......... b m",
+    },
+];
+
+/// Checks that `record` (read from the file `name`) holds game `number`
+/// (1 to 5) of dvonn-core's test vectors, with its score.
+fn assert_vector_game(name: &str, record: &GameRecord, number: usize) {
+    let game = &VECTOR_GAMES[number - 1];
+    let replay = record.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(record.moves.len(), game.plies, "{name}");
+    assert_eq!(record.result.to_string(), game.score, "{name}");
+    assert_eq!(replay.result(), record.result, "{name}");
+    assert_eq!(replay.positions[49].to_string(), game.after_placement, "{name}");
+    assert_eq!(replay.final_position().to_string(), game.end, "{name}");
+}
+
+/// A record of a random game with a few tags.
 fn record_of(index: usize, result: RecordResult, moves: &[Move]) -> GameRecord {
     let mut record = GameRecord::new(Position::new());
-    record.set_tag("Event", &format!("games.txt #{index}"));
+    record.set_tag("Event", &format!("random game #{index}"));
     record.set_tag("White", "dvonn-ai \"fast\" 0.1");
     record.set_tag("Black", r"C:\players\random");
     record.moves = moves.to_vec();
@@ -265,7 +338,7 @@ fn every_game_reads_from_a_boardspace_sgf() {
         }
     }
     // A resignation in the middle of a game.
-    let (_, moves) = &games()[0];
+    let moves = vector_game_1();
     let record = sgf::read(&boardspace_sgf(&moves[..60], &|ply| (ply % 8) as u8, Some(Color::White))).unwrap();
     assert_eq!(record.moves, moves[..60]);
     assert_eq!(record.result, RecordResult::Resigned(Color::White));
@@ -274,14 +347,14 @@ fn every_game_reads_from_a_boardspace_sgf() {
 /// The hand-made files modelled on the files of BoardSpace's DVONN archive,
 /// each standing for one thing the real files hold (see
 /// `tests/records/README.md`): its name, its bytes, and the game of
-/// games.txt it holds.
+/// dvonn-core's test vectors it holds (see [`VECTOR_GAMES`]).
 const ARCHIVE_LIKE: [(&str, &[u8], usize); 6] = [
-    ("clock-nodes", include_bytes!("records/boardspace-clock-nodes.sgf"), 0),
-    ("latin1", include_bytes!("records/boardspace-latin1.sgf"), 2),
-    ("ca-utf8", include_bytes!("records/boardspace-ca-utf8.sgf"), 3),
-    ("repeated-pickb", include_bytes!("records/boardspace-repeated-pickb.sgf"), 4),
-    ("reset", include_bytes!("records/boardspace-reset.sgf"), 0),
-    ("second-tree", include_bytes!("records/boardspace-second-tree.sgf"), 1),
+    ("clock-nodes", include_bytes!("records/boardspace-clock-nodes.sgf"), 1),
+    ("latin1", include_bytes!("records/boardspace-latin1.sgf"), 3),
+    ("ca-utf8", include_bytes!("records/boardspace-ca-utf8.sgf"), 4),
+    ("repeated-pickb", include_bytes!("records/boardspace-repeated-pickb.sgf"), 5),
+    ("reset", include_bytes!("records/boardspace-reset.sgf"), 1),
+    ("second-tree", include_bytes!("records/boardspace-second-tree.sgf"), 2),
 ];
 
 /// The archive-like file `name`.
@@ -302,12 +375,15 @@ fn actions(text: &str) -> Vec<&str> {
 
 #[test]
 fn archive_like_files_read_to_their_games() {
-    let games = games();
+    // The files of one game, and the other sample files of it, read to the
+    // same moves.
+    let mut moves_of_game =
+        [Some(vector_game_1()), Some(read_any(SGF_HANDMADE, None).unwrap().moves), None, None, None];
     for (name, bytes, game) in ARCHIVE_LIKE {
-        let (score, moves) = &games[game];
         let record = sgf::read_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_vector_game(name, &record, game);
+        let moves = moves_of_game[game - 1].get_or_insert_with(|| record.moves.clone());
         assert_eq!(record.moves, *moves, "{name}");
-        assert_eq!(record.result, *score, "{name}");
         record.replay().unwrap().check_result(record.result).unwrap();
         assert!(record.tag("White").is_some() && record.tag("Black").is_some(), "{name}");
         // Every one ends with both clocks.
@@ -373,20 +449,17 @@ fn the_sample_files_read() {
         LITTLE_GOLEM_REAL.split("] 1. ").nth(1).map(|m| format!("1. {}", m.trim())).unwrap()
     );
 
-    // The hand-made SGF: game 2 of games.txt, with its passes.
-    let (score, moves) = &games()[1];
+    // The hand-made SGF: game 2 of dvonn-core's vectors, with its passes.
     let record = read_any(SGF_HANDMADE, None).unwrap();
-    assert_eq!(record.moves, *moves);
-    assert_eq!(record.result, *score);
+    assert_vector_game("handmade-boardspace.sgf", &record, 2);
+    assert!(record.moves.contains(&Move::Pass));
     assert_eq!(record.tag("Date"), Some("2026-01-02"));
     assert_eq!(record.tag("GameName"), Some("handmade-ann-bob"));
     assert_eq!(record.tag("SgfResult"), Some("hand-made sample, not a real game"));
 
-    // The arbiter log: game 1 of games.txt with players and score.
-    let (score, moves) = &games()[0];
+    // The arbiter log: game 1 of dvonn-core's vectors with players and score.
     let record = read_any(CODECUP_ARBITER, None).unwrap();
-    assert_eq!(record.moves, *moves);
-    assert_eq!(record.result, *score);
+    assert_vector_game("codecup-arbiter.log", &record, 1);
     assert_eq!(record.tag("White"), Some("./player --eval=100000"));
     record.replay().unwrap().check_result(record.result).unwrap();
 }
@@ -422,7 +495,7 @@ fn sgf_replay_error(moves: &[Move]) -> String {
 
 #[test]
 fn rule_breaking_sgf_is_refused_with_its_move_number() {
-    let (_, moves) = &games()[0];
+    let moves = &vector_game_1();
     // A placement on an occupied cell: ply 10 on the cell of ply 3.
     let mut placed = moves[..11].to_vec();
     placed[10] = placed[3];
@@ -535,7 +608,7 @@ fn the_missing_last_placement_is_filled_in() {
 
 #[test]
 fn an_illegal_move_is_reported_with_its_number_and_ply() {
-    let (_, moves) = &games()[0];
+    let moves = &vector_game_1();
     let mut words: Vec<String> = moves.iter().map(Move::to_string).collect();
     // Ply 52 is Black's second movement; White's stack on G1 is no use to Black.
     words[52] = "F1E1".to_string();
@@ -563,7 +636,7 @@ fn an_illegal_move_is_reported_with_its_number_and_ply() {
 
 #[test]
 fn a_wrong_score_is_reported() {
-    let (_, moves) = &games()[0];
+    let moves = &vector_game_1();
     let record = record_of(0, RecordResult::Score { white: 20, black: 6 }, moves);
     let error = record.replay().unwrap().check_result(record.result).unwrap_err();
     assert_eq!(error.to_string(), "the record gives the result 20-6, but the moves end 13-13");
@@ -730,7 +803,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// A game of games.txt (0 to 4) or a random game (5), written in the
+    /// A game of [`games`] (0 to 4) or another random game (5), written in the
     /// styles `base` of a valid file, then again with clock nodes, repeated
     /// picks, drop-backs and resets inserted as `inserted` says: the same
     /// game is read.

@@ -19,7 +19,8 @@ import { chromium } from 'playwright-core';
 import { api, binary, repository, startServer } from './server.mjs';
 
 const screenshots = process.env.SCREENSHOTS || path.join(repository, 'target', 'serve-screenshots');
-const records = path.join(repository, 'crates', 'dvonn-cli', 'tests', 'data');
+// The sample game files of dvonn-notation (this test is not packaged).
+const records = path.join(repository, 'crates', 'dvonn-notation', 'tests', 'records');
 
 let server;
 let context;

@@ -1,27 +1,34 @@
 //! Helpers shared by the integration tests: running the real `dvonn`
-//! binary, the shared test vectors, and checks on error output.
+//! binary, the games they read, and checks on error output.
+//!
+//! The games are the tests' own: complete games of a seeded random player
+//! and one real Little Golem game. The sample files of every format and
+//! the test vectors are tested in the packages that hold them
+//! (`dvonn-notation` and `dvonn-core`).
 
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use dvonn_core::{Move, Position};
+use dvonn_core::{Cell, Move, Position};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
 
-/// The complete games of the core crate's vectors (a copy in `tests/data/`,
-/// which CI checks against the original: the commands read them as files).
-pub const GAMES: &str = include_str!("../data/games.txt");
+/// A real game played on littlegolem.net (tournament dvonn.mc.2014.may.1.1,
+/// White resigned at move 38), as `dvonn-notation`'s sample file of it.
+pub const LITTLE_GOLEM_GAME: &str = "Event [Tournament dvonn.mc.2014.may.1.1] Site [www.littlegolem.net] \
+White [CleverHunk steven cullum] Black [Xander (xandern .BSW)] 1. g2 c1 2. f5 d1 3. h5 g5 4. i1 e1 \
+5. f2 f1 6. e4 e5 7. j2 g1 8. b2 b1 9. h1 g4 10. d3 c2 11. e3 f4 12. c4 d4 13. a2 a1 14. d2 e2 \
+15. a3 g3 16. d5 f3 17. i5 c3 18. h2 h3 19. k3 h4 20. k5 i4 21. i3 j5 22. i2 b3 23. j4 j3 24. k4 b4 \
+25. a2b2 b3b2 26. k5j4 e5e4 27. a3b4 d4d3 28. j4h4 j3i3 29. h5g4 g5g4 30. b4b2 g1h2 31. c4c3 h2f2 \
+32. b2g2 i3i5 33. c3c1 b1c1 34. h4e4 h3g2 35. pass c2d2 36. pass f4e3 37. pass e3e1 38. resign\n";
 
-/// A sample game file (copies in `tests/data/` of files of
-/// `dvonn-notation`'s `tests/records/`, which CI checks against them).
-pub fn sample_record(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
-}
-
-/// One game of `games.txt`: its final score and its moves.
+/// One complete game: its final score and its moves.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// `<white>-<black>`.
@@ -35,34 +42,72 @@ impl Game {
     pub fn record(&self, number: usize) -> String {
         let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
         format!(
-            "[Event \"games.txt game {number}\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"{}\"]\n\n{}\n",
+            "[Event \"game {number}\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"{}\"]\n\n{}\n",
             self.score,
             moves.join(" ")
         )
+    }
+
+    /// The game as a BoardSpace SGF file in the layout of BoardSpace's
+    /// archive (one property a line, a robot's actions, both clocks last),
+    /// between `white` and `black`, with the result text `result`.
+    pub fn boardspace_sgf(&self, white: &str, black: &str, result: &str) -> String {
+        let spaced = |cell: Cell| {
+            let name = cell.to_string();
+            format!("{} {}", &name[..1], &name[1..])
+        };
+        let mut out = format!(
+            "(;\nGM[Dvonn] VV[1]\nSU[dvonn]\nP0[id \"{white}\"]\nP1[id \"{black}\"]\nRE[{result}]\n; P0[0 Start P0]\n"
+        );
+        let mut position = Position::new();
+        let mut index = 1;
+        for &mv in &self.moves {
+            let player = position.side_to_move().index();
+            let action = match mv {
+                Move::Place(cell) => format!("dropb {}", spaced(cell)),
+                Move::Jump { from, to } => format!("move {} {}", spaced(from), spaced(to)),
+                Move::Pass => "pass".to_string(),
+            };
+            for action in [action.as_str(), "done"] {
+                out.push_str(&format!("; P{player}[{index} {action}]\n"));
+                index += 1;
+            }
+            position.play(mv).expect("the games are legal");
+        }
+        out.push_str(";\nP0[time 0:11:37 ]\nP1[time 0:00:41 ]\n)\n");
+        out
     }
 
     /// The position after the first `ply` moves.
     pub fn position_after(&self, ply: usize) -> Position {
         let mut position = Position::new();
         for &mv in &self.moves[..ply] {
-            position.play(mv).expect("the vectors are legal");
+            position.play(mv).expect("the games are legal");
         }
         position
     }
 }
 
-/// The 5 games of `games.txt`.
+/// Five complete games from the empty board, played by a seeded random
+/// player; each lasts more than 60 plies, and one has passes.
 pub fn games() -> Vec<Game> {
-    GAMES
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut words = line.split_whitespace();
-            let score = words.next().expect("a score").to_string();
-            let moves = words.map(|word| word.parse().expect("a move")).collect();
-            Game { score, moves }
-        })
-        .collect()
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let play = move || {
+        let mut position = Position::new();
+        let mut moves = Vec::new();
+        while let Some(&mv) = position.legal_moves().choose(&mut rng) {
+            position.play(mv).expect("generated moves are legal");
+            moves.push(mv);
+        }
+        let score =
+            format!("{}-{}", position.pieces(dvonn_core::Color::White), position.pieces(dvonn_core::Color::Black));
+        Game { score, moves }
+    };
+    let mut long_games = std::iter::repeat_with(play).take(1000).filter(|game| game.moves.len() > 60);
+    let mut games: Vec<Game> = long_games.by_ref().take(4).collect();
+    games.extend(long_games.find(|game| game.moves.contains(&Move::Pass)));
+    assert_eq!(games.len(), 5, "long random games, some with passes, are common");
+    games
 }
 
 /// Runs `dvonn` with `args` and an empty standard input.
