@@ -33,8 +33,8 @@ impl Weights {
     /// Weights fitted to self-play games from boards reached by real
     /// placement phases (see `eval::tuning`, behind the `tuning` feature).
     pub const TUNED: Weights = Weights {
-        full_board: [-12, 602, 54, -353, -20, 332, 17, -56, -102, 37, 199],
-        empty_board: [116, 197, 103, -113, -106, -163, 4, -96, -40, -1, -189],
+        full_board: [8, 636, 67, -415, -23, 317, 26, -76, -118, 69, 178],
+        empty_board: [110, 87, 110, -62, -101, -51, -3, -29, -30, -12, -110],
     };
 
     /// The same weights whatever the board holds.
