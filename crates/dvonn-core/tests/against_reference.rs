@@ -636,7 +636,9 @@ fn distinct_positions_have_distinct_hashes() {
             }
         }
     }
-    assert!(seen.len() > 130_000, "{} positions", seen.len());
+    // About 106,000 positions without the `rand` feature (no random
+    // setups), 130,000 and more with it.
+    assert!(seen.len() > 100_000, "{} positions", seen.len());
 }
 
 /// The set of the cells marked in `marks` (by canonical index).

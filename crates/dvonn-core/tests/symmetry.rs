@@ -106,14 +106,15 @@ fn perft_vectors() -> Vec<(Position, Vec<(u32, u64)>)> {
 
 /// The random setup of `seed` (random setups need the `rand` feature).
 #[cfg(feature = "rand")]
-fn random_setup(seed: u64) -> Option<Position> {
-    Some(Position::random_setup_from_seed(seed))
+fn random_setup(seed: u64) -> Position {
+    Position::random_setup_from_seed(seed)
 }
 
-/// Without the `rand` feature there are no random setups.
+/// Without the `rand` feature there are no random setups: another game from
+/// the empty board, whose random placements give another full board.
 #[cfg(not(feature = "rand"))]
-fn random_setup(_seed: u64) -> Option<Position> {
-    None
+fn random_setup(_seed: u64) -> Position {
+    Position::new()
 }
 
 /// Positions along seeded random games, from the empty board and from
@@ -122,8 +123,7 @@ fn random_game_positions(games: u64, seed: u64) -> Vec<Position> {
     let mut positions = Vec::new();
     for n in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + n);
-        let starts = [Some(Position::new()), random_setup(seed + n)];
-        for start in starts.into_iter().flatten() {
+        for start in [Position::new(), random_setup(seed + n)] {
             let mut position = start;
             positions.push(position);
             while let Some(&mv) = position.legal_moves().choose(&mut rng) {
