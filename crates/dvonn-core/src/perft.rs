@@ -105,6 +105,9 @@ pub fn perft_in_parts(
     ControlFlow::Continue(())
 }
 
+// The leaf count is passed as an `#[inline(always)]` closure, not as the
+// function itself: only then is it inlined into the kernel.
+#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
 fn perft_bulk(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -113,7 +116,13 @@ fn perft_bulk(position: &Position, depth: u32) -> u64 {
         // for the processor's bit instructions.
         2 => with_fast_bits(
             #[inline(always)]
-            || sum_over_children(position, bulk_leaves),
+            || {
+                sum_over_children(
+                    position,
+                    #[inline(always)]
+                    |child| bulk_leaves(child),
+                )
+            },
         ),
         _ => sum_over_children(position, |child| perft_bulk(child, depth - 1)),
     }
@@ -146,6 +155,9 @@ fn sum_over_children(position: &Position, count: impl Fn(&Position) -> u64) -> u
     sum
 }
 
+// The leaf count is passed as an `#[inline(always)]` closure, not as the
+// function itself: only then is it inlined into the kernel.
+#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
 fn perft_full(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -153,7 +165,13 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
         // As in `perft_bulk`: the last two plies as one kernel.
         2 => with_fast_bits(
             #[inline(always)]
-            || sum_over_children(position, full_leaves),
+            || {
+                sum_over_children(
+                    position,
+                    #[inline(always)]
+                    |child| full_leaves(child),
+                )
+            },
         ),
         _ => sum_over_children(position, |child| perft_full(child, depth - 1)),
     }
