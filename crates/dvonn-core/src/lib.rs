@@ -55,6 +55,7 @@ mod bitboard;
 mod cell;
 mod color;
 mod connect;
+pub mod cpu;
 mod height_planes;
 mod move_text;
 mod movegen;

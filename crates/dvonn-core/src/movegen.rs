@@ -146,7 +146,7 @@ impl Position {
     }
 
     /// The number of jumps `color` could make if it were his turn.
-    #[inline]
+    #[inline(always)]
     pub fn count_jumps(&self, color: Color) -> u32 {
         let mut count = 0;
         self.for_each_jump_set(color, |_, targets| count += targets.len());
@@ -176,7 +176,7 @@ impl Position {
     }
 
     /// Whether `color` has at least one jump.
-    #[inline]
+    #[inline(always)]
     pub fn has_jump(&self, color: Color) -> bool {
         let mut any = false;
         self.for_each_jump_set(color, |_, _| any = true);
@@ -264,7 +264,7 @@ impl Position {
     }
 
     /// The number of legal moves, without listing them (perft's bulk count).
-    #[inline]
+    #[inline(always)]
     pub fn count_legal_moves(&self) -> u32 {
         match self.phase {
             Phase::Placement => (!self.occupied).len(),

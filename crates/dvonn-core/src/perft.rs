@@ -6,6 +6,7 @@
 
 use std::ops::ControlFlow;
 
+use crate::cpu::with_fast_bits;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
@@ -104,44 +105,90 @@ pub fn perft_in_parts(
     ControlFlow::Continue(())
 }
 
+// The leaf count is passed as an `#[inline(always)]` closure, not as the
+// function itself: only then is it inlined into the kernel.
+#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
 fn perft_bulk(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        // A finished game (no moves) is one leaf.
-        1 => u64::from(position.count_legal_moves().max(1)),
-        _ => {
-            let mut moves = MoveList::new();
-            position.generate_moves(&mut moves);
-            if moves.is_empty() {
-                return 1;
-            }
-            moves
-                .iter()
-                .map(|&mv| {
-                    let mut child = Position::new();
-                    position.play_into(mv, &mut child);
-                    perft_bulk(&child, depth - 1)
-                })
-                .sum()
-        }
+        1 => bulk_leaves(position),
+        // The last two plies, where the time goes, as one kernel compiled
+        // for the processor's bit instructions.
+        2 => with_fast_bits(
+            #[inline(always)]
+            || {
+                sum_over_children(
+                    position,
+                    #[inline(always)]
+                    |child| bulk_leaves(child),
+                )
+            },
+        ),
+        _ => sum_over_children(position, |child| perft_bulk(child, depth - 1)),
     }
 }
 
-fn perft_full(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
+/// `perft_bulk(position, 1)`: the moves, counted without playing them. A
+/// finished game (no moves) is one leaf.
+#[inline(always)]
+fn bulk_leaves(position: &Position) -> u64 {
+    u64::from(position.count_legal_moves().max(1))
+}
+
+/// The sum of `count(child)` over the children of `position`; 1 when the
+/// game is over.
+#[inline(always)]
+fn sum_over_children(position: &Position, count: impl Fn(&Position) -> u64) -> u64 {
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    if moves.is_empty() {
         return 1;
     }
-    if depth == 1 {
-        let mut leaf = Position::new();
-        let leaves = position.for_each_jump(|from, to| {
-            position.play_into(Move::Jump { from, to }, &mut leaf);
-            // The leaf is counted, not searched: keep the compiler from
-            // dropping the move it would otherwise see is unused.
-            std::hint::black_box(&leaf);
-        });
-        if leaves > 0 {
-            return u64::from(leaves);
-        }
+    // A loop rather than an iterator's `sum`, whose `fold` the compiler may
+    // leave out of line, outside the kernel.
+    let mut sum = 0;
+    for &mv in &moves {
+        let mut child = Position::new();
+        position.play_into(mv, &mut child);
+        sum += count(&child);
+    }
+    sum
+}
+
+// The leaf count is passed as an `#[inline(always)]` closure, not as the
+// function itself: only then is it inlined into the kernel.
+#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
+fn perft_full(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => full_leaves(position),
+        // As in `perft_bulk`: the last two plies as one kernel.
+        2 => with_fast_bits(
+            #[inline(always)]
+            || {
+                sum_over_children(
+                    position,
+                    #[inline(always)]
+                    |child| full_leaves(child),
+                )
+            },
+        ),
+        _ => sum_over_children(position, |child| perft_full(child, depth - 1)),
+    }
+}
+
+/// `perft_full(position, 1)`: every move played into a scratch position.
+#[inline(always)]
+fn full_leaves(position: &Position) -> u64 {
+    let mut leaf = Position::new();
+    let leaves = position.for_each_jump(|from, to| {
+        position.play_into(Move::Jump { from, to }, &mut leaf);
+        // The leaf is counted, not searched: keep the compiler from
+        // dropping the move it would otherwise see is unused.
+        std::hint::black_box(&leaf);
+    });
+    if leaves > 0 {
+        return u64::from(leaves);
     }
     // Placements, a pass, or the end of the game.
     let mut moves = MoveList::new();
@@ -149,24 +196,11 @@ fn perft_full(position: &Position, depth: u32) -> u64 {
     if moves.is_empty() {
         return 1;
     }
-    if depth == 1 {
-        for &mv in &moves {
-            let mut leaf = Position::new();
-            position.play_into(mv, &mut leaf);
-            // The leaf is counted, not searched: keep the compiler from
-            // dropping the move it would otherwise see is unused.
-            std::hint::black_box(&leaf);
-        }
-        return moves.len() as u64;
+    for &mv in &moves {
+        position.play_into(mv, &mut leaf);
+        std::hint::black_box(&leaf);
     }
-    moves
-        .iter()
-        .map(|&mv| {
-            let mut child = Position::new();
-            position.play_into(mv, &mut child);
-            perft_full(&child, depth - 1)
-        })
-        .sum()
+    moves.len() as u64
 }
 
 /// A perft test vector: a position and its leaf counts by depth, written

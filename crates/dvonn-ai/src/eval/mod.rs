@@ -20,7 +20,8 @@ mod weights;
 pub use placement::PlacementEval;
 pub use weights::Weights;
 
-use dvonn_core::{Bitboard, Color, MAX_JUMP, Position};
+use dvonn_core::cpu::with_fast_bits;
+use dvonn_core::{Bitboard, Color, MAX_JUMP, Mobility, Position};
 
 use crate::score::Score;
 
@@ -103,6 +104,7 @@ struct Heights {
 }
 
 impl Heights {
+    #[inline(always)]
     fn of(position: &Position) -> Heights {
         let classes: [Bitboard; MAX_JUMP as usize] = std::array::from_fn(|i| position.stacks_of_height(i as u8 + 1));
         let bits = std::array::from_fn(|b| {
@@ -112,7 +114,7 @@ impl Heights {
     }
 
     /// Pieces in the stacks of `set`.
-    #[inline]
+    #[inline(always)]
     fn pieces_in(&self, position: &Position, set: Bitboard) -> i32 {
         let movable: u32 = self.bits.iter().enumerate().map(|(b, bits)| (set & *bits).len() << b).sum();
         let tall = set & self.too_tall;
@@ -121,6 +123,7 @@ impl Heights {
     }
 
     /// The height of the tallest stack of `set` (0 when empty).
+    #[inline(always)]
     fn tallest(&self, position: &Position, set: Bitboard) -> i32 {
         if let Some(tall) = (set & self.too_tall).iter().map(|cell| position.height_at(cell)).max() {
             return i32::from(tall);
@@ -144,8 +147,19 @@ pub fn features(position: &Position) -> Features {
 }
 
 /// The features, and whether the game is over (neither side can move): the
-/// mobility the features need answers that question for free.
+/// mobility the features need answers that question for free. Compiled for
+/// the processor's bit instructions ([`with_fast_bits`]): the evaluation
+/// counts bits more than anything else.
 fn features_and_end(position: &Position) -> (Features, bool) {
+    with_fast_bits(
+        #[inline(always)]
+        || features_and_end_kernel(position),
+    )
+}
+
+/// [`features_and_end`], for [`with_fast_bits`] to compile.
+#[inline(always)]
+fn features_and_end_kernel(position: &Position) -> (Features, bool) {
     let me = position.side_to_move();
     let opponent = me.opponent();
     let heights = Heights::of(position);
@@ -156,23 +170,11 @@ fn features_and_end(position: &Position) -> (Features, bool) {
     let far = occupied - within_two;
     let mobility = [position.mobility(Color::White), position.mobility(Color::Black)];
 
-    let per_side = |color: Color| -> [i32; 9] {
-        let owned = position.owned_by(color);
-        let mine = mobility[color.index()];
-        let theirs = mobility[color.opponent().index()];
-        [
-            heights.pieces_in(position, owned),
-            owned.len() as i32,
-            mine.moves as i32,
-            mine.movers.len() as i32,
-            heights.pieces_in(position, owned & theirs.targets),
-            (owned & dvonn).len() as i32,
-            heights.pieces_in(position, owned & near),
-            heights.pieces_in(position, owned & far),
-            heights.pieces_in(position, owned - mine.movers),
-        ]
-    };
-    let (mine, theirs) = (per_side(me), per_side(opponent));
+    let areas = Areas { dvonn, near, far };
+    let (mine, theirs) = (
+        side_features(position, &heights, &areas, &mobility, me),
+        side_features(position, &heights, &areas, &mobility, opponent),
+    );
     let mut features = [0; FEATURES];
     for i in 0..mine.len() {
         features[i] = mine[i] - theirs[i];
@@ -182,6 +184,39 @@ fn features_and_end(position: &Position) -> (Features, bool) {
     features[Feature::Tempo as usize] = 1;
     let over = position.phase() == dvonn_core::Phase::Movement && mobility[0].moves == 0 && mobility[1].moves == 0;
     (features, over)
+}
+
+/// The stacks that carry a DVONN piece, those next to one, and those
+/// three or more steps from any.
+struct Areas {
+    dvonn: Bitboard,
+    near: Bitboard,
+    far: Bitboard,
+}
+
+/// The per-player features of `color` (the first nine of [`Feature::ALL`]).
+#[inline(always)]
+fn side_features(
+    position: &Position,
+    heights: &Heights,
+    areas: &Areas,
+    mobility: &[Mobility; 2],
+    color: Color,
+) -> [i32; 9] {
+    let owned = position.owned_by(color);
+    let mine = mobility[color.index()];
+    let theirs = mobility[color.opponent().index()];
+    [
+        heights.pieces_in(position, owned),
+        owned.len() as i32,
+        mine.moves as i32,
+        mine.movers.len() as i32,
+        heights.pieces_in(position, owned & theirs.targets),
+        (owned & areas.dvonn).len() as i32,
+        heights.pieces_in(position, owned & areas.near),
+        heights.pieces_in(position, owned & areas.far),
+        heights.pieces_in(position, owned - mine.movers),
+    ]
 }
 
 /// The score of a finished game for the side to move: the final margin.
