@@ -35,8 +35,8 @@ pub enum PerftMode {
 /// ```
 pub fn perft(position: &Position, depth: u32, mode: PerftMode) -> u64 {
     match mode {
-        PerftMode::Bulk => perft_bulk(position, depth),
-        PerftMode::MakeEveryLeaf => perft_full(position, depth),
+        PerftMode::Bulk => perft_with::<Bulk>(position, depth),
+        PerftMode::MakeEveryLeaf => perft_with::<EveryLeaf>(position, depth),
     }
 }
 
@@ -105,13 +105,39 @@ pub fn perft_in_parts(
     ControlFlow::Continue(())
 }
 
+/// How perft counts the leaves one ply below a position: [`Bulk`] or
+/// [`EveryLeaf`].
+trait Leaves {
+    /// The leaves one ply below `position`.
+    fn count(position: &Position) -> u64;
+}
+
+/// Leaves counted without playing the moves.
+struct Bulk;
+
+/// Every leaf played into a scratch position.
+struct EveryLeaf;
+
+impl Leaves for Bulk {
+    #[inline(always)]
+    fn count(position: &Position) -> u64 {
+        bulk_leaves(position)
+    }
+}
+
+impl Leaves for EveryLeaf {
+    #[inline(always)]
+    fn count(position: &Position) -> u64 {
+        full_leaves(position)
+    }
+}
+
 // The leaf count is passed as an `#[inline(always)]` closure, not as the
 // function itself: only then is it inlined into the kernel.
-#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
-fn perft_bulk(position: &Position, depth: u32) -> u64 {
+fn perft_with<L: Leaves>(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => bulk_leaves(position),
+        1 => L::count(position),
         // The last two plies, where the time goes, as one kernel compiled
         // for the processor's bit instructions.
         2 => with_fast_bits(
@@ -120,15 +146,15 @@ fn perft_bulk(position: &Position, depth: u32) -> u64 {
                 sum_over_children(
                     position,
                     #[inline(always)]
-                    |child| bulk_leaves(child),
+                    |child| L::count(child),
                 )
             },
         ),
-        _ => sum_over_children(position, |child| perft_bulk(child, depth - 1)),
+        _ => sum_over_children(position, |child| perft_with::<L>(child, depth - 1)),
     }
 }
 
-/// `perft_bulk(position, 1)`: the moves, counted without playing them. A
+/// The moves, counted without playing them. A
 /// finished game (no moves) is one leaf.
 #[inline(always)]
 fn bulk_leaves(position: &Position) -> u64 {
@@ -155,29 +181,7 @@ fn sum_over_children(position: &Position, count: impl Fn(&Position) -> u64) -> u
     sum
 }
 
-// The leaf count is passed as an `#[inline(always)]` closure, not as the
-// function itself: only then is it inlined into the kernel.
-#[expect(clippy::redundant_closure, reason = "the closure carries #[inline(always)]")]
-fn perft_full(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => full_leaves(position),
-        // As in `perft_bulk`: the last two plies as one kernel.
-        2 => with_fast_bits(
-            #[inline(always)]
-            || {
-                sum_over_children(
-                    position,
-                    #[inline(always)]
-                    |child| full_leaves(child),
-                )
-            },
-        ),
-        _ => sum_over_children(position, |child| perft_full(child, depth - 1)),
-    }
-}
-
-/// `perft_full(position, 1)`: every move played into a scratch position.
+/// Every move played into a scratch position.
 #[inline(always)]
 fn full_leaves(position: &Position) -> u64 {
     let mut leaf = Position::new();
