@@ -171,8 +171,9 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
     }
     let solution = solve(normal, rhs)?;
     let centipieces = |w: f64| (w * 100.0).round() as i32;
-    let weights =
-        Weights::from_sets(std::array::from_fn(|set| std::array::from_fn(|i| centipieces(solution[set * FEATURES + i]))));
+    let weights = Weights::from_sets(std::array::from_fn(|set| {
+        std::array::from_fn(|i| centipieces(solution[set * FEATURES + i]))
+    }));
     let error = |predict: &dyn Fn(&Sample) -> f64| {
         samples.iter().map(|s| (predict(s) - s.margin).powi(2)).sum::<f64>() / samples.len() as f64
     };
