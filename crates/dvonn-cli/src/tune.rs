@@ -5,8 +5,8 @@
 //! `--seed + t`; the samples are concatenated in thread order, so that a
 //! run is reproducible), then fits the weights by ridge-regularised least
 //! squares ([`dvonn_ai::eval::tuning::fit`]). Prints the mean squared
-//! errors, the weights (for the full and the empty board) as a table beside
-//! those it started from, and as a Rust constant to paste over
+//! errors, the weights (for the full board, the middle game and the ending)
+//! as a table beside those it started from, and as a Rust constant to paste over
 //! `Weights::TUNED`. The games start from random setups, or with
 //! `--openings FILE` from the boards of a file. Progress
 //! goes to standard error. (A run of four games, as below, is far too short
@@ -16,12 +16,13 @@
 //! $ dvonn tune --games 4 --seed 1
 //! samples: 139 positions from 4 games (0.1 s)
 //! mean squared error: 99.803 pieces² (predicting a margin of 0: 422.108 pieces²)
-//! feature           full   empty  full-before  empty-before
+//! feature           full  middle     end  full-before  middle-before  end-before
 //! material          ...
 //! ...
 //! pub const TUNED: Weights = Weights {
 //!     full_board: [...],
-//!     empty_board: [...],
+//!     middle_game: [...],
+//!     end_game: [...],
 //! };
 //! ```
 
@@ -54,7 +55,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
     /// The players' weights: tuned, hand, pieces, or numbers in the order of the table
-    /// (comma-separated): 11 for every board, or 22, the full board's then the empty board's.
+    /// (comma-separated): 11 for every board, or 33, the full board's, the middle game's and the
+    /// ending's.
     #[arg(long, default_value = "tuned", value_parser = parse_weights, value_name = "w1,...")]
     weights: Weights,
     /// Start the games from the boards in this file, one position string per line, in turn
@@ -84,11 +86,10 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
     let array = |numbers: &[i32]| -> [i32; FEATURES] { std::array::from_fn(|i| numbers[i]) };
     match numbers.len() {
         FEATURES => Ok(Weights::flat(array(&numbers))),
-        n if n == 2 * FEATURES => {
-            Ok(Weights { full_board: array(&numbers[..FEATURES]), empty_board: array(&numbers[FEATURES..]) })
-        }
+        n if n == 3 * FEATURES => Ok(Weights::from_sets(std::array::from_fn(|set| array(&numbers[set * FEATURES..])))),
         n => Err(format!(
-            "{n} weights given; the evaluation has {FEATURES} ({}), or twice that for the full and the empty board",
+            "{n} weights given; the evaluation has {FEATURES} ({}), or three times that for the full board, \
+             the middle game and the ending",
             feature_names()
         )),
     }
@@ -117,9 +118,10 @@ fn shares(games: usize, threads: usize) -> Vec<usize> {
 pub fn rust_literal(weights: &Weights) -> String {
     let list = |numbers: &[i32; FEATURES]| numbers.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
     format!(
-        "pub const TUNED: Weights = Weights {{\n    full_board: [{}],\n    empty_board: [{}],\n}};",
+        "pub const TUNED: Weights = Weights {{\n    full_board: [{}],\n    middle_game: [{}],\n    end_game: [{}],\n}};",
         list(&weights.full_board),
-        list(&weights.empty_board)
+        list(&weights.middle_game),
+        list(&weights.end_game)
     )
 }
 
@@ -200,17 +202,17 @@ pub fn run(args: &Args) -> Result<()> {
         fitted.baseline_mse
     )?;
     let width = Feature::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
-    outln!("{:<width$}  {:>6}  {:>6}  {:>11}  {:>12}", "feature", "full", "empty", "full-before", "empty-before")?;
-    let (after, before) = (fitted.weights, args.weights);
+    let headings = ["full", "middle", "end", "full-before", "middle-before", "end-before"];
+    let widths = headings.map(|heading| heading.len().max(6));
+    let row = |name: &str, cells: [String; 6]| {
+        let cells: Vec<String> = cells.iter().zip(widths).map(|(cell, width)| format!("{cell:>width$}")).collect();
+        format!("{name:<width$}  {}", cells.join("  "))
+    };
+    outln!("{}", row("feature", headings.map(String::from)))?;
+    let (after, before) = (fitted.weights.sets(), args.weights.sets());
     for (i, feature) in Feature::ALL.iter().enumerate() {
-        outln!(
-            "{:<width$}  {:>6}  {:>6}  {:>11}  {:>12}",
-            feature.name(),
-            after.full_board[i],
-            after.empty_board[i],
-            before.full_board[i],
-            before.empty_board[i]
-        )?;
+        let cells = [after[0][i], after[1][i], after[2][i], before[0][i], before[1][i], before[2][i]];
+        outln!("{}", row(feature.name(), cells.map(|w| w.to_string())))?;
     }
     outln!("{}", rust_literal(&fitted.weights))?;
     Ok(())
@@ -231,15 +233,19 @@ mod tests {
     fn weights_read_names_and_numbers() {
         assert_eq!(parse_weights("hand").unwrap(), Weights::HAND);
         assert_eq!(parse_weights("100,0,0,0,0,0,0,0,0,0,0").unwrap(), Weights::PIECES_ONLY);
-        let tapered = parse_weights("1,2,3,4,5,6,7,8,9,10,11,-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11").unwrap();
+        let tapered =
+            parse_weights("1,2,3,4,5,6,7,8,9,10,11,-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11,0,0,0,0,0,0,0,0,0,0,7").unwrap();
         assert_eq!(tapered.full_board, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-        assert_eq!(tapered.empty_board, tapered.full_board.map(|w| -w));
+        assert_eq!(tapered.middle_game, tapered.full_board.map(|w| -w));
+        assert_eq!(tapered.end_game, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7]);
+        assert!(parse_weights(&["1"; 22].join(",")).unwrap_err().contains("22 weights given"));
         assert!(parse_weights("1,2,3").unwrap_err().contains("3 weights given"));
         assert!(parse_weights("1,x").is_err());
         assert_eq!(
             rust_literal(&Weights::PIECES_ONLY),
             "pub const TUNED: Weights = Weights {\n    full_board: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n    \
-             empty_board: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n};"
+             middle_game: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n    \
+             end_game: [100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],\n};"
         );
     }
 }

@@ -22,14 +22,14 @@ fn a_tiny_run_prints_errors_a_table_and_a_literal() {
     assert!(fitted <= baseline, "{stdout}");
     assert_eq!(
         lines[2].split_whitespace().collect::<Vec<_>>(),
-        ["feature", "full", "empty", "full-before", "empty-before"]
+        ["feature", "full", "middle", "end", "full-before", "middle-before", "end-before"]
     );
-    let table: Vec<(String, i32, i32)> = lines[3..14]
+    let table: Vec<(String, [i32; 3])> = lines[3..14]
         .iter()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(words.len(), 5, "{line}");
-            (words[0].to_string(), words[1].parse().unwrap(), words[2].parse().unwrap())
+            assert_eq!(words.len(), 7, "{line}");
+            (words[0].to_string(), std::array::from_fn(|set| words[1 + set].parse().unwrap()))
         })
         .collect();
     assert_eq!(table[0].0, "material");
@@ -39,9 +39,10 @@ fn a_tiny_run_prints_errors_a_table_and_a_literal() {
         let inner = line.trim().strip_prefix(name).unwrap().strip_prefix(": [").unwrap().strip_suffix("],").unwrap();
         inner.split(", ").map(|w| w.parse().unwrap()).collect()
     };
-    assert_eq!(list(lines[15], "full_board"), table.iter().map(|row| row.1).collect::<Vec<_>>());
-    assert_eq!(list(lines[16], "empty_board"), table.iter().map(|row| row.2).collect::<Vec<_>>());
-    assert_eq!(lines[17], "};");
+    for (set, name) in ["full_board", "middle_game", "end_game"].iter().enumerate() {
+        assert_eq!(list(lines[15 + set], name), table.iter().map(|row| row.1[set]).collect::<Vec<_>>());
+    }
+    assert_eq!(lines[18], "};");
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("self-play: 4/4 games"), "progress on standard error: {stderr}");
 

@@ -4,8 +4,9 @@
 //! fitted directly: play games, record the features of every movement-phase
 //! position, and solve the least-squares problem that best predicts each
 //! position's final margin (from its side to move's view) from its
-//! features. Each feature enters the fit twice, scaled by how full and how
-//! empty the board is, which gives the two sets of tapered weights at once.
+//! features. Each feature enters the fit three times, scaled by the share
+//! of each set of weights in the position's mix (see [`Weights`]), which
+//! gives the three sets of tapered weights at once.
 //! Ridge regularisation keeps rarely-seen features from taking extreme
 //! weights. Repeating with the new weights (self-play by the tuned player)
 //! is the usual refinement.
@@ -15,18 +16,19 @@
 //! real placement phases teach the weights the positions that games
 //! actually reach.
 
-use dvonn_core::{Cell, Color, Phase, Position};
+use dvonn_core::{Color, Phase, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::weights::Mix;
 use super::{FEATURES, Features, Weights, features};
 use crate::engine::{Engine, EngineConfig};
 use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
-/// Unknowns of the fit: each weight for the full and for the empty board.
-const UNKNOWNS: usize = 2 * FEATURES;
+/// Unknowns of the fit: each weight in each of the three sets.
+const UNKNOWNS: usize = 3 * FEATURES;
 
 /// One training example: the features of a position and the final margin
 /// (pieces) of its game for the side to move.
@@ -169,10 +171,9 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
     }
     let solution = solve(normal, rhs)?;
     let centipieces = |w: f64| (w * 100.0).round() as i32;
-    let weights = Weights {
-        full_board: std::array::from_fn(|i| centipieces(solution[i])),
-        empty_board: std::array::from_fn(|i| centipieces(solution[FEATURES + i])),
-    };
+    let weights = Weights::from_sets(std::array::from_fn(|set| {
+        std::array::from_fn(|i| centipieces(solution[set * FEATURES + i]))
+    }));
     let error = |predict: &dyn Fn(&Sample) -> f64| {
         samples.iter().map(|s| (predict(s) - s.margin).powi(2)).sum::<f64>() / samples.len() as f64
     };
@@ -182,15 +183,10 @@ pub fn fit(samples: &[Sample], ridge: f64) -> Option<Fit> {
 }
 
 /// The columns of a sample in the fit: its features scaled by the share of
-/// occupied cells (full-board weights), then by the share of empty cells
-/// (empty-board weights), as [`Weights::apply`] mixes them.
+/// each set of weights in turn, as [`Weights::apply`] mixes them.
 fn tapered_columns(sample: &Sample) -> [f64; UNKNOWNS] {
-    let cells = Cell::ALL.len() as u32;
-    let full = f64::from(sample.occupied.min(cells)) / f64::from(cells);
-    std::array::from_fn(|i| {
-        let feature = f64::from(sample.features[i % FEATURES]);
-        if i < FEATURES { feature * full } else { feature * (1.0 - full) }
-    })
+    let shares = Mix::of(sample.occupied).shares();
+    std::array::from_fn(|i| f64::from(sample.features[i % FEATURES]) * shares[i / FEATURES])
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None`
@@ -229,19 +225,18 @@ mod tests {
     fn a_fit_recovers_weights_that_generated_the_margins() {
         let truth = Weights {
             full_board: [100, -20, 5, 10, -30, 40, 10, -15, -10, 40, 20],
-            empty_board: [60, 30, -5, 0, -10, 90, 0, -45, 20, 10, -70],
+            middle_game: [80, 0, 10, 5, -20, 60, 5, -30, 5, 30, -20],
+            end_game: [60, 30, -5, 0, -10, 90, 0, -45, 20, 10, -70],
         };
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let samples: Vec<Sample> = (0..2000)
+        let samples: Vec<Sample> = (0..3000)
             .map(|_| {
                 let features: Features =
                     std::array::from_fn(|i| if i == FEATURES - 1 { 1 } else { rng.random_range(-20..20) });
-                // Every seventh board size, so that the division by 49 in
-                // `apply` is exact and the fit can recover the truth.
-                let occupied = 7 * rng.random_range(0..=7);
-                let full = truth.full_board.iter().zip(&features).map(|(w, f)| w * f).sum::<i32>();
-                let empty = truth.empty_board.iter().zip(&features).map(|(w, f)| w * f).sum::<i32>();
-                let margin = f64::from(full * occupied as i32 + empty * (49 - occupied as i32)) / 4900.0;
+                // Board sizes where one set holds alone, so that the
+                // integer sums are exact and the fit can recover the truth.
+                let occupied = [49, 30, 10, 4][rng.random_range(0..4)];
+                let margin = f64::from(truth.apply(&features, occupied)) / 100.0;
                 Sample { features, occupied, margin }
             })
             .collect();

@@ -5,24 +5,34 @@ use dvonn_core::Cell;
 
 use super::{FEATURES, Feature, Features};
 
-/// Cells of the board: the number of stacks when the movement phase starts.
-const CELLS: i32 = Cell::ALL.len() as i32;
+/// Occupied cells at which each set of [`Weights`] holds unmixed, in the
+/// order of [`Weights::sets`]: the full board, the middle game, the ending.
+const SET_CELLS: [u32; 3] = [Cell::ALL.len() as u32, Weights::MIDDLE_GAME_CELLS, Weights::END_GAME_CELLS];
 
 /// Centipieces of estimated final margin per unit of each feature, in the
-/// order of [`Feature::ALL`], as two sets: one for the full board (the start
-/// of the movement phase) and one for an empty board. A position is weighed
-/// by a mix of the two in proportion to its occupied cells, since what
-/// decides a game changes as the board empties: mobility and DVONN control
-/// early, material and safe stacks late.
+/// order of [`Feature::ALL`], as three sets: for the full board (the start
+/// of the movement phase), for the middle game and for the ending. A
+/// position is weighed by a mix of the two sets whose board sizes enclose
+/// its occupied cells, in proportion to where it lies between them, since
+/// what decides a game changes as the board empties: mobility and DVONN
+/// control early, material and safe stacks late.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// The weights with all 49 cells occupied.
     pub full_board: [i32; FEATURES],
-    /// The weights as the board empties (reached at 0 occupied cells).
-    pub empty_board: [i32; FEATURES],
+    /// The weights with [`Weights::MIDDLE_GAME_CELLS`] cells occupied.
+    pub middle_game: [i32; FEATURES],
+    /// The weights with [`Weights::END_GAME_CELLS`] or fewer cells occupied.
+    pub end_game: [i32; FEATURES],
 }
 
 impl Weights {
+    /// Occupied cells at which [`Weights::middle_game`] holds unmixed.
+    pub const MIDDLE_GAME_CELLS: u32 = 30;
+
+    /// Occupied cells at and below which [`Weights::end_game`] holds.
+    pub const END_GAME_CELLS: u32 = 10;
+
     /// Only material counts: the score if the game ended now. The baseline
     /// that [`Weights::TUNED`] is measured against.
     pub const PIECES_ONLY: Weights = Weights::flat([100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -33,13 +43,25 @@ impl Weights {
     /// Weights fitted to self-play games from boards reached by real
     /// placement phases (see `eval::tuning`, behind the `tuning` feature).
     pub const TUNED: Weights = Weights {
-        full_board: [8, 636, 67, -415, -23, 317, 26, -76, -118, 69, 178],
-        empty_board: [110, 87, 110, -62, -101, -51, -3, -29, -30, -12, -110],
+        full_board: [12, 437, 32, -129, -31, 183, 31, -56, 21, 56, 100],
+        middle_game: [52, 590, 95, -438, -63, 175, 5, -87, -124, -17, 321],
+        end_game: [72, -61, 90, 166, -80, 60, 9, -9, 10, 31, -228],
     };
 
     /// The same weights whatever the board holds.
     pub const fn flat(weights: [i32; FEATURES]) -> Weights {
-        Weights { full_board: weights, empty_board: weights }
+        Weights { full_board: weights, middle_game: weights, end_game: weights }
+    }
+
+    /// The three sets, from the full board down to the ending.
+    pub const fn sets(&self) -> [&[i32; FEATURES]; 3] {
+        [&self.full_board, &self.middle_game, &self.end_game]
+    }
+
+    /// The weights whose sets are `sets`, in the order of [`Weights::sets`].
+    pub const fn from_sets(sets: [[i32; FEATURES]; 3]) -> Weights {
+        let [full_board, middle_game, end_game] = sets;
+        Weights { full_board, middle_game, end_game }
     }
 
     /// The named weight sets: `tuned`, `hand` and `pieces` (any case).
@@ -62,29 +84,75 @@ impl Weights {
     ///
     /// ```
     /// use dvonn_ai::eval::{Feature, Weights};
-    /// let weights = Weights { full_board: [0; 11], empty_board: [100; 11] };
+    /// let weights = Weights { full_board: [0; 11], middle_game: [100; 11], end_game: [40; 11] };
     /// assert_eq!(weights.get(Feature::Material, 49), 0);
-    /// assert_eq!(weights.get(Feature::Material, 0), 100);
-    /// assert_eq!(weights.get(Feature::Material, 14), 71);
+    /// assert_eq!(weights.get(Feature::Material, 30), 100);
+    /// assert_eq!(weights.get(Feature::Material, 20), 70);
+    /// assert_eq!(weights.get(Feature::Material, 3), 40);
     /// ```
-    pub const fn get(&self, feature: Feature, occupied: u32) -> i32 {
+    pub fn get(&self, feature: Feature, occupied: u32) -> i32 {
         let i = feature as usize;
-        taper(self.full_board[i], self.empty_board[i], occupied)
+        self.mix(occupied, |set| set[i])
     }
 
     /// The weighted sum of `features` of a position with `occupied` cells.
     #[inline]
     pub fn apply(&self, features: &Features, occupied: u32) -> i32 {
-        let dot = |weights: &[i32; FEATURES]| -> i32 { weights.iter().zip(features).map(|(w, f)| w * f).sum() };
-        taper(dot(&self.full_board), dot(&self.empty_board), occupied)
+        self.mix(occupied, |set| set.iter().zip(features).map(|(w, f)| w * f).sum())
+    }
+
+    /// `value` of the two sets enclosing `occupied`, mixed by where it lies
+    /// between their board sizes.
+    #[inline(always)]
+    fn mix(&self, occupied: u32, value: impl Fn(&[i32; FEATURES]) -> i32) -> i32 {
+        let sets = self.sets();
+        match Mix::of(occupied) {
+            Mix::Only(set) => value(sets[set]),
+            Mix::Between { upper, share, of } => {
+                (value(sets[upper]) * share + value(sets[upper + 1]) * (of - share)) / of
+            }
+        }
     }
 }
 
-/// `full` and `empty` mixed in proportion to `occupied` of the 49 cells.
-#[inline]
-const fn taper(full: i32, empty: i32, occupied: u32) -> i32 {
-    let occupied = if occupied > CELLS as u32 { CELLS } else { occupied as i32 };
-    (full * occupied + empty * (CELLS - occupied)) / CELLS
+/// How a board size mixes the sets of [`Weights`] (indices into
+/// [`Weights::sets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mix {
+    /// One set alone.
+    Only(usize),
+    /// `share / of` of the set `upper` (for the larger board) and the rest
+    /// of the set after it.
+    Between { upper: usize, share: i32, of: i32 },
+}
+
+impl Mix {
+    /// The mix for a board with `occupied` cells.
+    #[inline(always)]
+    pub(crate) fn of(occupied: u32) -> Mix {
+        if occupied >= SET_CELLS[0] {
+            return Mix::Only(0);
+        }
+        if occupied <= SET_CELLS[2] {
+            return Mix::Only(2);
+        }
+        let upper = if occupied > SET_CELLS[1] { 0 } else { 1 };
+        let (high, low) = (SET_CELLS[upper], SET_CELLS[upper + 1]);
+        Mix::Between { upper, share: (occupied - low) as i32, of: (high - low) as i32 }
+    }
+
+    /// The share of each set, as fractions summing to 1.
+    pub(crate) fn shares(self) -> [f64; 3] {
+        let mut shares = [0.0; 3];
+        match self {
+            Mix::Only(set) => shares[set] = 1.0,
+            Mix::Between { upper, share, of } => {
+                shares[upper] = f64::from(share) / f64::from(of);
+                shares[upper + 1] = 1.0 - shares[upper];
+            }
+        }
+        shares
+    }
 }
 
 #[cfg(test)]
@@ -100,13 +168,42 @@ mod tests {
     }
 
     #[test]
-    fn tapered_weights_move_from_the_full_to_the_empty_board() {
+    fn tapered_weights_move_from_set_to_set() {
         let features: Features = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
         let weights = Weights::TUNED;
-        assert_eq!(weights.apply(&features, 49), weights.full_board[0] + weights.full_board[10]);
-        assert_eq!(weights.apply(&features, 0), weights.empty_board[0] + weights.empty_board[10]);
-        let (full, empty) = (weights.apply(&features, 49), weights.apply(&features, 0));
-        let middle = weights.apply(&features, 25);
-        assert!(middle >= full.min(empty) && middle <= full.max(empty));
+        let sum = |set: &[i32; FEATURES]| set[0] + set[10];
+        assert_eq!(weights.apply(&features, 49), sum(&weights.full_board));
+        assert_eq!(weights.apply(&features, 30), sum(&weights.middle_game));
+        assert_eq!(weights.apply(&features, 10), sum(&weights.end_game));
+        assert_eq!(weights.apply(&features, 0), sum(&weights.end_game));
+        for (occupied, (a, b)) in [(40, (49, 30)), (20, (30, 10))] {
+            let (a, b) = (weights.apply(&features, a), weights.apply(&features, b));
+            let between = weights.apply(&features, occupied);
+            assert!(between >= a.min(b) && between <= a.max(b), "{occupied}: {between} not in {a}..{b}");
+        }
+    }
+
+    #[test]
+    fn the_shares_of_a_mix_sum_to_one_and_follow_the_board() {
+        for occupied in 0..=60 {
+            let shares = Mix::of(occupied).shares();
+            assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{occupied}: {shares:?}");
+        }
+        assert_eq!(Mix::of(49).shares(), [1.0, 0.0, 0.0]);
+        assert_eq!(Mix::of(30).shares(), [0.0, 1.0, 0.0]);
+        assert_eq!(Mix::of(5).shares(), [0.0, 0.0, 1.0]);
+        assert_eq!(Mix::of(20).shares(), [0.0, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn the_shares_mix_the_sets_as_the_evaluation_does() {
+        let features: Features = [3, -1, 7, 2, -4, 1, 0, 5, -2, 3, 1];
+        let weights = Weights::TUNED;
+        for occupied in 0..=49 {
+            let dots = weights.sets().map(|set| f64::from(set.iter().zip(&features).map(|(w, f)| w * f).sum::<i32>()));
+            let mixed: f64 = Mix::of(occupied).shares().iter().zip(dots).map(|(share, dot)| share * dot).sum();
+            let applied = f64::from(weights.apply(&features, occupied));
+            assert!((mixed - applied).abs() < 1.0, "{occupied}: {mixed} against {applied}");
+        }
     }
 }

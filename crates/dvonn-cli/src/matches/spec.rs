@@ -46,8 +46,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// A player of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spec {
-    /// The engine of this workspace, configured.
-    Engine(EngineSpec),
+    /// The engine of this workspace, configured (boxed: a configuration is
+    /// large beside the other kinds).
+    Engine(Box<EngineSpec>),
     /// An external program speaking the CodeCup protocol, started for each
     /// game: the program and its arguments.
     External(Vec<String>),
@@ -161,7 +162,7 @@ impl Spec {
                 ),
             }
         }
-        Ok(Spec::Engine(spec))
+        Ok(Spec::Engine(Box::new(spec)))
     }
 }
 
@@ -195,7 +196,7 @@ mod tests {
 
     fn engine(text: &str) -> EngineSpec {
         match Spec::parse(text).unwrap() {
-            Spec::Engine(spec) => spec,
+            Spec::Engine(spec) => *spec,
             Spec::External(_) | Spec::Random => panic!("{text} is an engine"),
         }
     }
