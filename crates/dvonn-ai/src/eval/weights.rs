@@ -106,51 +106,36 @@ impl Weights {
     #[inline(always)]
     fn mix(&self, occupied: u32, value: impl Fn(&[i32; FEATURES]) -> i32) -> i32 {
         let sets = self.sets();
-        match Mix::of(occupied) {
-            Mix::Only(set) => value(sets[set]),
-            Mix::Between { upper, share, of } => {
-                (value(sets[upper]) * share + value(sets[upper + 1]) * (of - share)) / of
-            }
-        }
+        let Mix { upper, share, of } = Mix::of(occupied);
+        (value(sets[upper]) * share + value(sets[upper + 1]) * (of - share)) / of
     }
 }
 
-/// How a board size mixes the sets of [`Weights`] (indices into
-/// [`Weights::sets`]).
+/// How a board size mixes two neighbouring sets of [`Weights`]: `share /
+/// of` of the set `upper` (an index into [`Weights::sets`], the set for the
+/// larger board) and the rest of the set after it. Boards outside the sets'
+/// sizes take the nearest set whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mix {
-    /// One set alone.
-    Only(usize),
-    /// `share / of` of the set `upper` (for the larger board) and the rest
-    /// of the set after it.
-    Between { upper: usize, share: i32, of: i32 },
+pub(crate) struct Mix {
+    upper: usize,
+    share: i32,
+    of: i32,
 }
 
 impl Mix {
     /// The mix for a board with `occupied` cells.
     #[inline(always)]
     pub(crate) fn of(occupied: u32) -> Mix {
-        if occupied >= SET_CELLS[0] {
-            return Mix::Only(0);
-        }
-        if occupied <= SET_CELLS[2] {
-            return Mix::Only(2);
-        }
         let upper = if occupied > SET_CELLS[1] { 0 } else { 1 };
         let (high, low) = (SET_CELLS[upper], SET_CELLS[upper + 1]);
-        Mix::Between { upper, share: (occupied - low) as i32, of: (high - low) as i32 }
+        Mix { upper, share: (occupied.clamp(low, high) - low) as i32, of: (high - low) as i32 }
     }
 
     /// The share of each set, as fractions summing to 1.
     pub(crate) fn shares(self) -> [f64; 3] {
         let mut shares = [0.0; 3];
-        match self {
-            Mix::Only(set) => shares[set] = 1.0,
-            Mix::Between { upper, share, of } => {
-                shares[upper] = f64::from(share) / f64::from(of);
-                shares[upper + 1] = 1.0 - shares[upper];
-            }
-        }
+        shares[self.upper] = f64::from(self.share) / f64::from(self.of);
+        shares[self.upper + 1] = 1.0 - shares[self.upper];
         shares
     }
 }
