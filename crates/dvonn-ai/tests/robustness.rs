@@ -196,6 +196,22 @@ fn impossible_table_sizes_are_errors_not_aborts() {
     assert!(matches!(no_threads, Err(EngineError::NoThreads)), "{no_threads:?}");
 }
 
+/// With Lazy SMP a helper runs one iteration ahead of the main thread; when
+/// the main thread proves the value, the helper's deeper iteration, which
+/// need not be proven, must not replace the proven result. In this ending
+/// the main thread proves -13 at depth 8, and a helper often completes
+/// depth 9 without a proof.
+#[test]
+fn a_proven_result_survives_a_helper_running_ahead() {
+    let _gate = shared_gate();
+    let position: Position = "...W6*...../........../....B2B3...B2B/...W2..WW4BW2*/...B2*.BB.. w m".parse().unwrap();
+    for run in 0..60 {
+        let result = engine(2, 0).search(&position, &Limits::depth(80), &mut ());
+        assert!(result.exact, "run {run}: not proven, {result:?}");
+        assert_eq!(result.score.centipieces(), -1300, "run {run}");
+    }
+}
+
 /// The process's resident memory in bytes, where `/proc` tells it.
 fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;

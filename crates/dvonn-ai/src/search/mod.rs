@@ -357,7 +357,8 @@ pub(crate) fn pool_threads(parallel: ParallelSearch, threads: usize) -> usize {
 
 /// Searches `position` with the threads of `shared`. With Lazy SMP all
 /// search the same root, sharing the table, and the deepest complete
-/// iteration of any thread gives the result (the main thread's wins ties).
+/// iteration of any thread gives the result (a proven one before any that
+/// is not; the main thread's wins ties).
 /// With young brothers wait, the main thread's search splits its nodes.
 pub(crate) fn search(
     position: &Position,
@@ -409,8 +410,10 @@ pub(crate) fn search(
         _ => run_main(observer),
     };
     let helpers = helper_results.into_inner().unwrap_or_default();
+    // A proven result is final: a deeper iteration that proved nothing
+    // (a helper running ahead) does not replace it.
     let result = helpers.into_iter().fold(main_result, |best, other| match best {
-        Some(best) if best.depth >= other.depth => Some(best),
+        Some(best) if (best.exact, best.depth) >= (other.exact, other.depth) => Some(best),
         _ => Some(other),
     });
     let elapsed = shared.deadlines.elapsed();
