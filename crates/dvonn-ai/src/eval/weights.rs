@@ -43,9 +43,9 @@ impl Weights {
     /// Weights fitted to self-play games from boards reached by real
     /// placement phases (see `eval::tuning`, behind the `tuning` feature).
     pub const TUNED: Weights = Weights {
-        full_board: [12, 437, 32, -129, -31, 183, 31, -56, 21, 56, 100],
-        middle_game: [52, 590, 95, -438, -63, 175, 5, -87, -124, -17, 321],
-        end_game: [72, -61, 90, 166, -80, 60, 9, -9, 10, 31, -228],
+        full_board: [11, 425, 30, -110, -30, 175, 45, -48, 22, 51, 111],
+        middle_game: [57, 633, 96, -476, -66, 156, 4, -101, -141, -26, 361],
+        end_game: [65, -58, 90, 181, -76, 72, 9, -8, 16, 29, -224],
     };
 
     /// The same weights whatever the board holds.
@@ -132,6 +132,7 @@ impl Mix {
     }
 
     /// The share of each set, as fractions summing to 1.
+    #[cfg(any(test, feature = "tuning"))]
     pub(crate) fn shares(self) -> [f64; 3] {
         let mut shares = [0.0; 3];
         shares[self.upper] = f64::from(self.share) / f64::from(self.of);
