@@ -194,7 +194,8 @@ pub fn run(args: &Args) -> Result<()> {
 
     let progress = progress_bar(games as u64, "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]");
     let mut summary = Summary::default();
-    let mut verdict = Verdict::Continue;
+    // The verdict and A's results when it came.
+    let mut decision: Option<(Verdict, Tally)> = None;
     let mut error: Option<anyhow::Error> = None;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -249,9 +250,11 @@ pub fn run(args: &Args) -> Result<()> {
             let elo = elo_estimate(&summary.a()).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
             progress.set_message(format!("A scores {score:.1}%{elo}"));
             if let Some(sprt) = &args.sprt {
-                if verdict == Verdict::Continue {
-                    verdict = sprt.verdict(&summary.a());
+                if decision.is_none() {
+                    let tally = summary.a();
+                    let verdict = sprt.verdict(&tally);
                     if verdict != Verdict::Continue {
+                        decision = Some((verdict, tally));
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -270,7 +273,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     {
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, verdict))?;
+        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, decision))?;
     }
     Ok(())
 }
@@ -295,7 +298,7 @@ fn last_record_number(dir: &Path) -> Result<usize> {
 }
 
 /// The summary printed at the end.
-fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Verdict) -> String {
+fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, decision: Option<(Verdict, Tally)>) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let a = &summary.a();
@@ -354,20 +357,32 @@ fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, verdict: Ve
     }
     if let Some(sprt) = &args.sprt {
         let (lower, upper) = sprt.bounds();
-        // The verdict that stopped the match (games already under way when
-        // it came are in the tally, but do not reopen the decision).
-        let verdict = match verdict {
-            Verdict::Continue if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
-            Verdict::Continue => "no decision yet (every result alike: no variance to test)".to_string(),
-            Verdict::H0 => format!("H0 accepted (A - B = {} Elo favoured over {})", sprt.elo0, sprt.elo1),
-            Verdict::H1 => format!("H1 accepted (A - B = {} Elo favoured over {})", sprt.elo1, sprt.elo0),
+        // The verdict that stopped the match, with the LLR that crossed the
+        // bound; games already under way when it came are in the tally and
+        // the LLR over all games, but do not reopen the decision.
+        let verdict = match decision {
+            None if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
+            None => "no decision yet (every result alike: no variance to test)".to_string(),
+            Some((verdict, at)) => {
+                let (accepted, favoured, over) = match verdict {
+                    Verdict::H1 => ("H1", sprt.elo1, sprt.elo0),
+                    // A decision is H0 or H1, never Continue.
+                    _ => ("H0", sprt.elo0, sprt.elo1),
+                };
+                format!(
+                    "{accepted} accepted after {} games at LLR {:.2} (A - B = {favoured} Elo favoured over {over})",
+                    at.games(),
+                    sprt.llr(&at)
+                )
+            }
         };
         let _ = writeln!(
             out,
-            "SPRT elo0={} elo1={} (alpha=beta=0.05): LLR {:.2}, bounds [{lower:.2}, {upper:.2}]: {verdict}",
+            "SPRT elo0={} elo1={} (alpha=beta=0.05): LLR {:.2} over all {} games, bounds [{lower:.2}, {upper:.2}]: {verdict}",
             sprt.elo0,
             sprt.elo1,
-            sprt.llr(a)
+            sprt.llr(a),
+            a.games()
         );
     }
     out

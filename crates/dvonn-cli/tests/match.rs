@@ -255,9 +255,17 @@ fn the_sprt_stops_a_match_early() {
     let games: u32 = line(&summary, "Games: ").split(' ').next().unwrap().parse().unwrap();
     assert!(games < 400, "{summary}");
     let sprt = line(&summary, "SPRT elo0=200 elo1=600 (alpha=beta=0.05): LLR ");
-    assert!(sprt.ends_with("H0 accepted (A - B = 200 Elo favoured over 600)"), "{sprt}");
-    let llr: f64 = sprt.split(',').next().unwrap().parse().unwrap();
-    assert!(llr <= -2.94, "{llr}");
+    // Games under way when the test decided are counted too, so the LLR
+    // over all games may lie back inside the bounds; the one that decided
+    // is beyond the lower bound.
+    assert!(sprt.contains(&format!(" over all {games} games, bounds [-2.94, 2.94]: H0 accepted after ")), "{sprt}");
+    assert!(sprt.ends_with("(A - B = 200 Elo favoured over 600)"), "{sprt}");
+    let (_, decided) = sprt.split_once(" games at LLR ").unwrap();
+    let llr: f64 = decided.split(' ').next().unwrap().parse().unwrap();
+    assert!(llr <= -2.94, "{sprt}");
+    let decided_after: u32 =
+        sprt.split("H0 accepted after ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(decided_after <= games, "{sprt}");
 }
 
 #[test]
