@@ -194,8 +194,8 @@ pub fn run(args: &Args) -> Result<()> {
 
     let progress = progress_bar(games as u64, "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]");
     let mut summary = Summary::default();
-    // The verdict and A's results when it came.
-    let mut decision: Option<(Verdict, Tally)> = None;
+    // A's results when the SPRT accepted a hypothesis (they give the verdict).
+    let mut decided_at: Option<Tally> = None;
     let mut error: Option<anyhow::Error> = None;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -250,13 +250,10 @@ pub fn run(args: &Args) -> Result<()> {
             let elo = elo_estimate(&summary.a()).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
             progress.set_message(format!("A scores {score:.1}%{elo}"));
             if let Some(sprt) = &args.sprt {
-                if decision.is_none() {
-                    let tally = summary.a();
-                    let verdict = sprt.verdict(&tally);
-                    if verdict != Verdict::Continue {
-                        decision = Some((verdict, tally));
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                let tally = summary.a();
+                if decided_at.is_none() && sprt.verdict(&tally) != Verdict::Continue {
+                    decided_at = Some(tally);
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
         }
@@ -273,7 +270,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     {
         use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, decision))?;
+        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, decided_at))?;
     }
     Ok(())
 }
@@ -298,7 +295,7 @@ fn last_record_number(dir: &Path) -> Result<usize> {
 }
 
 /// The summary printed at the end.
-fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, decision: Option<(Verdict, Tally)>) -> String {
+fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, decided_at: Option<Tally>) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let a = &summary.a();
@@ -360,21 +357,18 @@ fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, decision: O
         // The verdict that stopped the match, with the LLR that crossed the
         // bound; games already under way when it came are in the tally and
         // the LLR over all games, but do not reopen the decision.
-        let verdict = match decision {
-            None if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
-            None => "no decision yet (every result alike: no variance to test)".to_string(),
-            Some((verdict, at)) => {
-                let (accepted, favoured, over) = match verdict {
-                    Verdict::H1 => ("H1", sprt.elo1, sprt.elo0),
-                    // A decision is H0 or H1, never Continue.
-                    _ => ("H0", sprt.elo0, sprt.elo1),
-                };
-                format!(
-                    "{accepted} accepted after {} games at LLR {:.2} (A - B = {favoured} Elo favoured over {over})",
-                    at.games(),
-                    sprt.llr(&at)
-                )
-            }
+        let decided = |accepted: &str, favoured: f64, over: f64, at: &Tally| {
+            format!(
+                "{accepted} accepted after {} games at LLR {:.2} (A - B = {favoured} Elo favoured over {over})",
+                at.games(),
+                sprt.llr(at)
+            )
+        };
+        let verdict = match decided_at.map(|at| (sprt.verdict(&at), at)) {
+            Some((Verdict::H0, at)) => decided("H0", sprt.elo0, sprt.elo1, &at),
+            Some((Verdict::H1, at)) => decided("H1", sprt.elo1, sprt.elo0, &at),
+            _ if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
+            _ => "no decision yet (every result alike: no variance to test)".to_string(),
         };
         let _ = writeln!(
             out,
