@@ -16,6 +16,8 @@ p.add_argument("--lr", type=float, default=2e-3)
 p.add_argument("--score-share", type=float, default=0.5)
 p.add_argument("--movement-only", action="store_true")
 p.add_argument("--seed", type=int, default=1)
+p.add_argument("--wd", type=float, default=0.0)
+p.add_argument("--mlp", type=int, default=0, help="hand features only, through an MLP of this width per bucket")
 a = p.parse_args()
 torch.manual_seed(a.seed)
 rng = np.random.default_rng(a.seed)
@@ -51,11 +53,42 @@ if a.linear:
         print(f"shipped: val mse vs {name}: {np.mean((pred[va]-t[va])**2):.3f}")
     sys.exit()
 
-net = model.Net(a.hidden, a.layer2, a.hand)
-opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+class MLP(torch.nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.l1 = torch.nn.Linear(data.FEATURES + model.BUCKETS, width * model.BUCKETS)
+        self.l2 = torch.nn.Linear(width, model.BUCKETS)
+        self.hand = torch.nn.Linear(data.FEATURES, model.BUCKETS, bias=False)
+        self.width = width
+    def forward(self, mine, theirs, bucket, features):
+        rows = torch.arange(len(bucket))
+        onehot = torch.nn.functional.one_hot(bucket, model.BUCKETS).float()
+        x = torch.cat([features / 10, onehot], 1)
+        h = self.l1(x).view(-1, model.BUCKETS, self.width)[rows, bucket].clamp(0, 1)
+        return self.l2(h)[rows, bucket] + self.hand(features)[rows, bucket]
+    def clip_weights(self):
+        pass
+net = MLP(a.mlp) if a.mlp else model.Net(a.hidden, a.layer2, a.hand)
+# The hand-made features' linear term starts from the least-squares fit of
+# each bucket, so that the rest learns what the linear evaluation misses.
+if a.hand or a.mlp:
+    trn = ~val
+    with torch.no_grad():
+        W = np.zeros((model.BUCKETS, data.FEATURES), dtype=np.float32)
+        for b in range(model.BUCKETS):
+            m = trn & (bucket == b)
+            if m.sum() > 100:
+                W[b], *_ = np.linalg.lstsq(feats[m], target[m], rcond=None)
+        net.hand.weight.copy_(torch.from_numpy(W))
+    pred = (feats * W[bucket]).sum(1)
+    e = (pred - target)[val & ((flags & 2) != 0)]
+    print(f"per-bucket linear fit: val target mse (movement) {np.mean(e**2):.3f}", flush=True)
+hand_params = [net.hand.weight] if (a.hand or a.mlp) else []
+rest = [p for p in net.parameters() if all(p is not q for q in hand_params)]
+opt = torch.optim.AdamW([{"params": rest, "weight_decay": a.wd}, {"params": hand_params, "weight_decay": 0.0, "lr": a.lr / 10}], lr=a.lr)
 tr_idx = np.flatnonzero(~val); va_idx = np.flatnonzero(val)
 steps = a.epochs * (len(tr_idx) // a.batch)
-sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.1)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=[a.lr, a.lr / 10] if (a.hand or a.mlp) else a.lr, total_steps=steps, pct_start=0.1)
 def batch(idx, sym):
     mine, theirs = data.input_indices(cells[idx], black[idx], sym)
     return (torch.from_numpy(mine), torch.from_numpy(theirs), torch.from_numpy(bucket[idx]), torch.from_numpy(feats[idx]))

@@ -45,9 +45,24 @@ class Net(nn.Module):
         width = layer2 if layer2 else 2 * hidden
         self.layer = nn.Linear(2 * hidden, layer2 * BUCKETS) if layer2 else None
         self.output = nn.Linear(width, BUCKETS)
+        # The network starts as the linear term alone (see `fit_hand`).
+        nn.init.zeros_(self.output.weight)
+        nn.init.zeros_(self.output.bias)
         self.hand = nn.Linear(data.FEATURES, BUCKETS, bias=False) if hand else None
         if self.hand is not None:
             nn.init.zeros_(self.hand.weight)
+
+    def fit_hand(self, features, bucket, target):
+        """Sets the hand-made features' weights to the least-squares fit of
+        each bucket: training then starts from the linear evaluation, and
+        the rest of the network learns what it misses."""
+        weights = np.zeros((BUCKETS, data.FEATURES), dtype=np.float32)
+        for b in range(BUCKETS):
+            rows = bucket == b
+            if rows.sum() > 10 * data.FEATURES:
+                weights[b], *_ = np.linalg.lstsq(features[rows], target[rows], rcond=None)
+        with torch.no_grad():
+            self.hand.weight.copy_(torch.from_numpy(weights))
 
     def accumulators(self, mine, theirs):
         acc = [self.transformer(side) + self.transformer_bias for side in (mine, theirs)]

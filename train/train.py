@@ -22,6 +22,9 @@ import torch
 import data
 import model
 
+# The linear term's learning rate, relative to the rest.
+HAND_LR = 0.1
+
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -34,6 +37,7 @@ def arguments():
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--lr", type=float, default=2e-3, help="the largest learning rate (one-cycle schedule)")
+    parser.add_argument("--weight-decay", type=float, default=0.01, help="AdamW's weight decay, but for the linear term")
     parser.add_argument("--score-share", type=float, default=0.5, help="weight of the search score in the target")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=0, help="CPU threads for PyTorch (0: its default)")
@@ -121,10 +125,20 @@ def main():
         sys.exit(f"train.py: {len(training)} training positions, fewer than one batch of {args.batch}")
 
     net = model.Net(args.hidden, args.layer2, hand=not args.no_hand)
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.lr)
+    # The linear term starts from its least-squares fit and moves slowly;
+    # weight decay keeps the rest from learning the training games by heart.
+    groups = [{"params": [p for name, p in net.named_parameters() if name != "hand.weight"], "weight_decay": args.weight_decay}]
+    if net.hand is not None:
+        net.fit_hand(dataset.features[training], dataset.bucket[training], dataset.target[training])
+        groups.append({"params": [net.hand.weight], "weight_decay": 0.0, "lr": args.lr * HAND_LR})
+        print(f"the linear term alone: {report(net, dataset, validation)}", flush=True)
+    optimizer = torch.optim.AdamW(groups, lr=args.lr)
     steps_per_epoch = len(training) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(
-        optimizer, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.1
+        optimizer,
+        max_lr=[group.get("lr", args.lr) for group in groups],
+        total_steps=args.epochs * steps_per_epoch,
+        pct_start=0.1,
     )
     started = time.time()
     print("epoch  training   validation (pieces²: target, margin, score; movement/placement)", flush=True)
