@@ -7,7 +7,8 @@
 //! - [`record`]: the game record, [`GameRecord`], replayed by
 //!   [`GameRecord::replay`].
 //! - [`little_golem`], [`sgf`], [`codecup`]: the other formats.
-//! - [`diagram`]: the board as a text diagram for people.
+//! - [`diagram`]: the board as a text diagram for people, and [`svg`] as
+//!   an SVG picture.
 //!
 //! [`read_any`] reads any of them into a [`GameRecord`]
 //! (telling the format by [`Format::detect`] when none is given), and
@@ -33,6 +34,7 @@ pub mod diagram;
 pub mod little_golem;
 pub mod record;
 pub mod sgf;
+pub mod svg;
 mod text;
 
 pub use codecup::CodeCupError;

@@ -7,11 +7,10 @@ use std::time::Duration;
 use dvonn_ai::{EngineConfig, Level, Limits};
 use dvonn_core::{Color, IllegalMoveReason, Move, Outcome, Phase, Position};
 use dvonn_notation::diagram::status;
+use dvonn_notation::svg::{LastMove, svg};
 use dvonn_notation::{Format, write};
 use dvonn_notation::{GameRecord, RecordResult, Replay};
 use serde::Serialize;
-
-use crate::render::{LastMove, svg};
 
 /// Who chose a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -109,7 +108,7 @@ impl Game {
     /// both sides).
     pub fn new(start: Position, opponent: Option<Opponent>) -> Game {
         let mut tags = vec![("Event".to_string(), "dvonn serve".to_string())];
-        tags.push(("Date".to_string(), crate::date::today()));
+        tags.push(("Date".to_string(), today()));
         if let Some(opponent) = &opponent {
             for color in [Color::White, Color::Black] {
                 let name = if color == opponent.color { opponent.name.as_str() } else { "Human" };
@@ -275,6 +274,12 @@ impl Game {
                 .collect(),
         }
     }
+}
+
+/// Today's date (UTC) as game records write it: `2026.11.29`.
+fn today() -> String {
+    let date = time::OffsetDateTime::now_utc().date();
+    format!("{:04}.{:02}.{:02}", date.year(), u8::from(date.month()), date.day())
 }
 
 /// The formats a game is exported in.

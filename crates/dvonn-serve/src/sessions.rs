@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::error::ApiError;
-use super::game::{Game, SearchKind};
-use super::search::SearchControl;
+use crate::error::ApiError;
+use crate::game::{Game, SearchKind};
+use crate::search::SearchControl;
 
 /// A search running for a game.
 #[derive(Clone, Debug)]

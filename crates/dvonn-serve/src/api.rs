@@ -18,12 +18,12 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::ServerConfig;
-use super::assets;
-use super::error::{ApiError, JsonBody, QueryArgs};
-use super::game::{EXPORTS, Game, GameError, Opponent, SearchKind, Turn, View, color_name};
-use super::search::{SearchControl, Searcher, capped};
-use super::sessions::{Session, Sessions};
+use crate::ServerConfig;
+use crate::assets;
+use crate::error::{ApiError, JsonBody, QueryArgs};
+use crate::game::{EXPORTS, Game, GameError, Opponent, SearchKind, Turn, View, color_name};
+use crate::search::{SearchControl, Searcher, capped};
+use crate::sessions::{Session, Sessions};
 
 /// What the handlers share: the open games, the searches, the limits.
 #[derive(Debug)]
