@@ -119,7 +119,7 @@ impl Summary {
     fn add(&mut self, played: &Played) {
         let a = played.a_color;
         let tally = &mut self.a_by_color[a.index()];
-        match played.ending.winner() {
+        match played.outcome.winner() {
             Some(color) if color == a => tally.wins += 1,
             Some(_) => tally.losses += 1,
             None => tally.draws += 1,
@@ -128,7 +128,7 @@ impl Summary {
             self.margin_sum += margin;
             self.finished += 1;
         }
-        if let Some((loser, reason)) = played.ending.forfeit() {
+        if let Some((loser, reason)) = played.forfeit() {
             self.forfeits.push(Forfeit { game: played.index + 1, by_a: loser == a, reason: reason.to_string() });
         }
     }

@@ -86,15 +86,18 @@ fn resolve(args: &Args) -> Result<(Position, Option<LastMove>, Vec<String>)> {
     if let Ok(position) = text.trim().parse::<Position>() {
         return position_only(position, args);
     }
-    let (record, replay) = parse_game(&text, path, None)?;
-    let ply = checked_ply(args.ply, &replay).with_context(|| format!("{}", path.display()))?;
+    let (record, game) = parse_game(&text, path, None)?;
+    let ply = checked_ply(args.ply, &game).with_context(|| format!("{}", path.display()))?;
     let mut caption = Vec::new();
     let players: Vec<String> =
         ["White", "Black"].iter().filter_map(|tag| record.tag(tag).map(|name| format!("{tag}: {name}"))).collect();
     if !players.is_empty() {
         caption.push(players.join(" \u{b7} "));
     }
-    let last_move = ply.checked_sub(1).map(|i| LastMove::new(&replay.positions[i], replay.moves[i], replay.removed[i]));
+    let last_move = ply.checked_sub(1).map(|i| {
+        let played = game.plies()[i];
+        LastMove::new(&game.positions()[i], played.mv, played.removed)
+    });
     match &last_move {
         Some(last) => {
             let mut line = format!("after ply {ply} (move {}): {}", ply.div_ceil(2), last.mv);
@@ -106,7 +109,7 @@ fn resolve(args: &Args) -> Result<(Position, Option<LastMove>, Vec<String>)> {
         }
         None => caption.push("the start of the game".to_string()),
     }
-    Ok((replay.positions[ply], last_move, caption))
+    Ok((game.positions()[ply], last_move, caption))
 }
 
 /// A position string to draw: no last move, no caption beyond the status.

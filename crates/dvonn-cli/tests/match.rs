@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_core::Outcome;
+use dvonn_notation::GameRecord;
 
 fn dvonn() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dvonn"))
@@ -78,13 +79,13 @@ fn two_engine_configurations_and_their_records() {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
         let replay = record.replay().unwrap();
-        assert_eq!(replay.result(), record.result, "game {n} is played to the end");
+        assert_eq!(replay.position().outcome(), record.result, "game {n} is played to the end");
         let (white, black) = (record.tag("White").unwrap(), record.tag("Black").unwrap());
         let a_is_white = n % 2 == 1;
         assert_eq!(white.starts_with("A ("), a_is_white, "colours alternate: {white}");
         assert_eq!(black.starts_with("A ("), !a_is_white);
         assert_eq!(record.tag("Round"), Some(n.to_string().as_str()));
-        if let RecordResult::Score { white, black } = record.result {
+        if let Outcome::Score { white, black } = record.result {
             let margin = i64::from(white) - i64::from(black);
             margins += if a_is_white { margin } else { -margin };
         }
@@ -169,8 +170,8 @@ fn the_codecup_player_is_a_well_behaved_external_program() {
     for n in 1..=2 {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
-        assert!(matches!(record.result, RecordResult::Score { .. }), "{text}");
-        record.replay().unwrap().check_result(record.result).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{text}");
+        record.check_result(&record.replay().unwrap()).unwrap();
     }
     let refused = run(&["--a", "depth=1", "--b", &b, "--random-setup"]);
     assert_eq!(refused.status.code(), Some(1));
@@ -213,7 +214,7 @@ fn openings_from_a_file_reach_programs_that_take_a_position() {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
         assert_eq!(record.start.to_string(), OPENINGS[(n - 1) / 2], "game {n}");
-        record.replay().unwrap().check_result(record.result).unwrap();
+        record.check_result(&record.replay().unwrap()).unwrap();
     }
 }
 

@@ -40,11 +40,12 @@
 //! written (the protocol has no place for them), and a resignation cannot
 //! be written (the protocol has none).
 
-use crate::record::{GameRecord, RecordResult};
+use crate::record::GameRecord;
 use crate::text::{MAX_PLIES, excerpt, line_col, strip_bom, with_forced_placement};
 use crate::{Format, WriteError, fill_result};
 use dvonn_core::Move;
 use dvonn_core::MoveParseError;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
 
 /// What is wrong with a CodeCup log.
@@ -97,7 +98,7 @@ fn read_comment(record: &mut GameRecord, comment: &str) {
             (Some(white), Some(black)) => format!("{white}-{black}"),
             _ => return,
         };
-        if let Ok(result @ RecordResult::Score { .. }) = text.parse() {
+        if let Ok(result @ Outcome::Score { .. }) = text.parse() {
             record.result = result;
         }
     }
@@ -176,7 +177,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
     if record.start != Position::new() {
         return Err(WriteError::NonStandardStart { format, start: record.start.to_string() });
     }
-    if let RecordResult::Resigned(color) = record.result {
+    if let Outcome::Resigned(color) = record.result {
         let what = format!("{color} resigned, and the CodeCup protocol has no resignation");
         return Err(WriteError::Unrepresentable { format, what });
     }
@@ -187,7 +188,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
         out.push_str(&mv.to_string());
         out.push('\n');
     }
-    if matches!(record.result, RecordResult::Score { .. }) {
+    if matches!(record.result, Outcome::Score { .. }) {
         out.push_str("Quit\n");
     }
     Ok(out)
@@ -203,7 +204,7 @@ mod tests {
         let record = read(log).unwrap();
         assert_eq!(record.tag("White"), Some("./player --eval=1"));
         assert_eq!(record.tag("Black"), Some("dvonner"));
-        assert_eq!(record.result, RecordResult::Score { white: 13, black: 11 });
+        assert_eq!(record.result, Outcome::Score { white: 13, black: 11 });
         assert_eq!(record.moves.len(), 3);
     }
 
@@ -230,7 +231,7 @@ mod tests {
             write(&record).unwrap_err().to_string(),
             "a CodeCup log cannot hold this game: Black resigned, and the CodeCup protocol has no resignation"
         );
-        record.result = RecordResult::Unfinished;
+        record.result = Outcome::Unfinished;
         record.start = Position::random_setup_from_seed(1);
         record.moves.clear();
         assert!(write(&record).unwrap_err().to_string().starts_with("a CodeCup log starts from the empty board, not "));

@@ -5,7 +5,8 @@
 //! position strings they parse and print, are in `dvonn-core`.
 //!
 //! - [`record`]: the game record, [`GameRecord`], replayed by
-//!   [`GameRecord::replay`].
+//!   [`GameRecord::replay`] into a [`dvonn_core::Game`] (and made from one
+//!   by `GameRecord::from`); its result is a [`dvonn_core::Outcome`].
 //! - [`little_golem`], [`sgf`], [`codecup`]: the other formats.
 //! - [`diagram`]: the board as a text diagram for people, and [`svg`] as
 //!   an SVG picture.
@@ -27,6 +28,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dvonn_core::Outcome;
+
 use crate::text::{is_space, strip_bom};
 
 pub mod codecup;
@@ -39,9 +42,7 @@ mod text;
 
 pub use codecup::CodeCupError;
 pub use little_golem::LittleGolemError;
-pub use record::{
-    GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch, ResultParseError,
-};
+pub use record::{GameRecord, RecordError, RecordErrorKind, ReplayError, ResultMismatch};
 pub use sgf::SgfError;
 
 /// A text format of games.
@@ -257,9 +258,9 @@ pub fn write(record: &GameRecord, format: Format) -> Result<String, WriteError> 
 /// Sets the result of an unfinished record to the score, when its moves
 /// replay legally to the end of the game (the formats without a result).
 pub(crate) fn fill_result(record: &mut GameRecord) {
-    if record.result == RecordResult::Unfinished {
-        if let Ok(replay) = record.replay() {
-            record.result = replay.result();
+    if record.result == Outcome::Unfinished {
+        if let Ok(game) = record.replay() {
+            record.result = game.outcome();
         }
     }
 }

@@ -34,19 +34,20 @@
 //! in, also when the transcript ends right after the 48th placement (Little
 //! Golem then shows White to make the first movement). A transcript has no result: when the moves replay legally to the end
 //! of the game the score becomes the result, and `resign` gives
-//! [`RecordResult::Resigned`].
+//! [`Outcome::Resigned`].
 //!
 //! Writing gives the metadata one pair per line, then all the moves on one
 //! line (as the tools above expect), with Little Golem's numbering and the
 //! 49th placement left out.
 
-use crate::record::{GameRecord, RecordResult, is_reserved_tag, is_valid_tag_name};
+use crate::record::{GameRecord, is_reserved_tag, is_valid_tag_name};
 use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom, with_forced_placement};
 use crate::{Format, WriteError, fill_result};
 use dvonn_core::Bitboard;
 use dvonn_core::Color;
 use dvonn_core::Move;
 use dvonn_core::MoveParseError;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
 use dvonn_core::TOTAL_PIECES;
 
@@ -126,7 +127,7 @@ const fn move_number(ply: usize) -> usize {
 /// let record = little_golem::read("Event [Friendly]\nWhite [ann] Black [bob]\n1. g2 c1 2. f5 d1 3. resign").unwrap();
 /// assert_eq!(record.tag("White"), Some("ann"));
 /// assert_eq!(record.moves.len(), 4);
-/// assert_eq!(record.result, dvonn_notation::RecordResult::Resigned(dvonn_core::Color::White));
+/// assert_eq!(record.result, dvonn_core::Outcome::Resigned(dvonn_core::Color::White));
 /// ```
 pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
     let text = strip_bom(text);
@@ -207,7 +208,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
     }
     match resigned {
-        Some(color) => record.result = RecordResult::Resigned(color),
+        Some(color) => record.result = Outcome::Resigned(color),
         None => fill_result(&mut record),
     }
     Ok(record)
@@ -252,7 +253,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
         }
         push(ply, mv.to_string().to_ascii_lowercase());
     }
-    if let RecordResult::Resigned(color) = record.result {
+    if let Outcome::Resigned(color) = record.result {
         // The ply after the last move (after 48 placements it is White's
         // turn whether or not the forced placement is counted).
         let ply = moves.len();
@@ -281,12 +282,13 @@ mod tests {
         assert_eq!(record.tag("Site"), Some("www.littlegolem.net"));
         assert_eq!(record.tag("White"), Some("CleverHunk steven cullum"));
         assert_eq!(record.tag("Black"), Some("Xander (xandern .BSW)"));
-        assert_eq!(record.result, RecordResult::Resigned(Color::White));
+        assert_eq!(record.result, Outcome::Resigned(Color::White));
         // 48 placements + the forced one + 26 movement plies.
         assert_eq!(record.moves.len(), 49 + 26);
-        let replay = record.replay().unwrap();
-        assert_eq!(replay.moves, record.moves);
-        assert!(!replay.final_position().is_game_over());
+        let game = record.replay().unwrap();
+        assert_eq!(game.moves().collect::<Vec<_>>(), record.moves);
+        assert!(!game.position().is_game_over());
+        assert_eq!(game.outcome(), Outcome::Resigned(Color::White));
         // Writing gives the same moves and numbering back.
         let written = write(&record).unwrap();
         assert!(written.ends_with("35. pass c2d2 36. pass f4e3 37. pass e3e1 38. resign\n"), "{written}");
@@ -320,13 +322,13 @@ mod tests {
         let written = write(&record).unwrap();
         assert!(written.ends_with("24. i5 j5\n"), "{written}");
         assert_eq!(read(&written).unwrap(), record);
-        record.result = RecordResult::Resigned(Color::White);
+        record.result = Outcome::Resigned(Color::White);
         let written = write(&record).unwrap();
         assert!(written.ends_with("24. i5 j5 25. resign\n"), "{written}");
         assert_eq!(read(&written).unwrap(), record);
         record.moves.pop();
         assert_eq!(write(&record).unwrap(), written, "with or without the forced placement");
-        record.result = RecordResult::Resigned(Color::Black);
+        record.result = Outcome::Resigned(Color::Black);
         assert_eq!(
             write(&record).unwrap_err().to_string(),
             "a Little Golem transcript cannot hold this game: Black resigned in White's turn"
@@ -339,6 +341,6 @@ mod tests {
         assert_eq!(record.tag("LGResult"), Some("1-0"));
         assert_eq!(record.tag("LG2nd"), Some("y"));
         assert_eq!(record.tag("LGTime_control"), Some("3 days"));
-        assert_eq!(record.result, RecordResult::Unfinished);
+        assert_eq!(record.result, Outcome::Unfinished);
     }
 }

@@ -44,16 +44,13 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::str::FromStr;
 
 use crate::text::{advance_chars, excerpt, is_space, line_col, strip_bom, with_forced_placement};
-use dvonn_core::Bitboard;
-use dvonn_core::Color;
 use dvonn_core::IllegalMoveReason;
 use dvonn_core::Move;
 use dvonn_core::MoveParseError;
 use dvonn_core::PositionParseError;
-use dvonn_core::{Phase, Position};
+use dvonn_core::{Author, Game, Outcome, OutcomeParseError, Phase, Position};
 
 pub use crate::text::MAX_PLIES;
 
@@ -77,88 +74,6 @@ pub fn is_valid_tag_name(name: &str) -> bool {
     bytes.next().is_some_and(|b| b.is_ascii_alphabetic()) && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// How a game ended, or that it has not: the `Result` tag.
-///
-/// ```
-/// use dvonn_core::Color;
-/// use dvonn_notation::RecordResult;
-/// assert_eq!("24-19".parse::<RecordResult>().unwrap(), RecordResult::Score { white: 24, black: 19 });
-/// assert_eq!("resign-w".parse::<RecordResult>().unwrap(), RecordResult::Resigned(Color::White));
-/// assert_eq!(RecordResult::Unfinished.to_string(), "*");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RecordResult {
-    /// A finished game: the pieces each player owns at the end (`24-19`).
-    Score {
-        /// White's pieces.
-        white: u32,
-        /// Black's pieces.
-        black: u32,
-    },
-    /// A game that goes on, or whose result is unknown (`*`).
-    Unfinished,
-    /// The player named resigned (`resign-w`: White resigned).
-    Resigned(Color),
-}
-
-impl RecordResult {
-    /// The result the rules give `position`: the score when the game is
-    /// over, else [`RecordResult::Unfinished`].
-    pub fn of_position(position: &Position) -> RecordResult {
-        if position.is_game_over() {
-            RecordResult::Score { white: position.pieces(Color::White), black: position.pieces(Color::Black) }
-        } else {
-            RecordResult::Unfinished
-        }
-    }
-}
-
-impl fmt::Display for RecordResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordResult::Score { white, black } => write!(f, "{white}-{black}"),
-            RecordResult::Unfinished => f.write_str("*"),
-            RecordResult::Resigned(Color::White) => f.write_str("resign-w"),
-            RecordResult::Resigned(Color::Black) => f.write_str("resign-b"),
-        }
-    }
-}
-
-/// Text that is not a result.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{text:?} is not a result: expected piece counts W-B (like 24-19, at most 49 pieces in all), * (unfinished), resign-w or resign-b"
-)]
-pub struct ResultParseError {
-    text: String,
-}
-
-impl FromStr for RecordResult {
-    type Err = ResultParseError;
-
-    fn from_str(text: &str) -> Result<RecordResult, ResultParseError> {
-        let error = || ResultParseError { text: excerpt(text) };
-        if text == "*" {
-            return Ok(RecordResult::Unfinished);
-        }
-        if text.eq_ignore_ascii_case("resign-w") {
-            return Ok(RecordResult::Resigned(Color::White));
-        }
-        if text.eq_ignore_ascii_case("resign-b") {
-            return Ok(RecordResult::Resigned(Color::Black));
-        }
-        let (white, black) = text.split_once('-').ok_or_else(error)?;
-        let count = |digits: &str| -> Option<u32> {
-            let ok = (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
-            if ok { digits.parse().ok() } else { None }
-        };
-        match (count(white), count(black)) {
-            (Some(white), Some(black)) if white + black <= 49 => Ok(RecordResult::Score { white, black }),
-            _ => Err(error()),
-        }
-    }
-}
-
 /// A game: tags, the position it starts from, its moves and its result.
 ///
 /// The reserved tags `Setup`, `Position` and `Result` are not kept in
@@ -168,15 +83,16 @@ impl FromStr for RecordResult {
 ///
 /// ```
 /// use dvonn_core::Position;
-/// use dvonn_notation::{GameRecord, RecordResult};
+/// use dvonn_core::Outcome;
+/// use dvonn_notation::GameRecord;
 /// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a comment} F3\n";
 /// let record = GameRecord::parse(text).unwrap();
 /// assert_eq!(record.tag("White"), Some("Ann"));
 /// assert_eq!(record.moves.len(), 4);
-/// assert_eq!(record.result, RecordResult::Unfinished);
-/// let replay = record.replay().unwrap();
-/// assert_eq!(replay.positions.len(), 5);
-/// assert_eq!(replay.final_position().side_to_move(), dvonn_core::Color::White);
+/// assert_eq!(record.result, Outcome::Unfinished);
+/// let game = record.replay().unwrap();
+/// assert_eq!(game.positions().len(), 5);
+/// assert_eq!(game.position().side_to_move(), dvonn_core::Color::White);
 /// // The canonical writing reads back to the same record.
 /// assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
 /// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 F3 *\n");
@@ -192,7 +108,7 @@ pub struct GameRecord {
     /// here; [`GameRecord::replay`] and the writer fill it in).
     pub moves: Vec<Move>,
     /// The result.
-    pub result: RecordResult,
+    pub result: Outcome,
 }
 
 impl Default for GameRecord {
@@ -204,7 +120,7 @@ impl Default for GameRecord {
 impl GameRecord {
     /// A record of no moves from `start`, without tags, unfinished.
     pub fn new(start: Position) -> GameRecord {
-        GameRecord { tags: Vec::new(), start, moves: Vec::new(), result: RecordResult::Unfinished }
+        GameRecord { tags: Vec::new(), start, moves: Vec::new(), result: Outcome::Unfinished }
     }
 
     /// Reads a record. Only the syntax is checked here (and that the
@@ -256,31 +172,78 @@ impl GameRecord {
         }
     }
 
-    /// Plays the moves from the start, checking each against the rules, and
-    /// reports the first illegal one. When the placement phase has reached
-    /// ply 48 (one empty cell left) and the next move is a movement or a
-    /// pass, the forced last placement is put in first.
+    /// Plays the moves from the start into a [`Game`], checking each
+    /// against the rules, and reports the first illegal one. When the
+    /// placement phase has reached ply 48 (one empty cell left) and the
+    /// next move is a movement or a pass, the forced last placement is put
+    /// in first. Every move's author is [`Author::Record`]; a resignation
+    /// the record gives ends the game when the moves have not.
     ///
-    /// The `Result` is not compared with the game here: see
-    /// [`Replay::check_result`].
+    /// A score the record gives is not compared with the game here: see
+    /// [`GameRecord::check_result`].
     ///
     /// ```
     /// use dvonn_notation::GameRecord;
     /// let error = GameRecord::parse("E3 E3").unwrap().replay().unwrap_err();
     /// assert_eq!(error.to_string(), "move 1 (ply 1) E3 is illegal: E3 is not empty");
     /// ```
-    pub fn replay(&self) -> Result<Replay, ReplayError> {
-        let mut replay = Replay::new(self.start);
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        let mut game = Game::new(self.start);
         for &mv in &self.moves {
-            let empty = !replay.final_position().occupied();
-            let forced = !mv.is_placement() && replay.final_position().phase() == Phase::Placement && empty.len() == 1;
+            let position = game.position();
+            let empty = !position.occupied();
+            let forced = !mv.is_placement() && position.phase() == Phase::Placement && empty.len() == 1;
             if let Some(cell) = empty.first().filter(|_| forced) {
-                replay.play(Move::Place(cell))?;
+                play(&mut game, Move::Place(cell))?;
             }
-            replay.play(mv)?;
+            play(&mut game, mv)?;
         }
-        Ok(replay)
+        if let Outcome::Resigned(color) = self.result {
+            game.resign(color);
+        }
+        Ok(game)
     }
+
+    /// Checks the record's result against `game`, its moves replayed: a
+    /// score must be the final score of a finished game; `*` and
+    /// resignations are accepted whatever the position (a resignation ends
+    /// a game early, and `*` says nothing).
+    ///
+    /// ```
+    /// use dvonn_core::Outcome;
+    /// use dvonn_notation::GameRecord;
+    /// let mut record = GameRecord::parse("E3").unwrap();
+    /// record.result = Outcome::Score { white: 24, black: 19 };
+    /// let error = record.check_result(&record.replay().unwrap()).unwrap_err();
+    /// assert_eq!(error.to_string(), "the record gives the result 24-19, but the game is not over after its last move");
+    /// ```
+    pub fn check_result(&self, game: &Game) -> Result<(), ResultMismatch> {
+        let actual = game.position().outcome();
+        match self.result {
+            Outcome::Score { .. } if actual != self.result => Err(ResultMismatch { recorded: self.result, actual }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The record of `game`: its start, its moves and its outcome, without
+/// tags.
+impl From<&Game> for GameRecord {
+    fn from(game: &Game) -> GameRecord {
+        GameRecord { tags: Vec::new(), start: *game.start(), moves: game.moves().collect(), result: game.outcome() }
+    }
+}
+
+/// Plays the next move of a record into `game`.
+fn play(game: &mut Game, mv: Move) -> Result<(), ReplayError> {
+    let ply = game.len();
+    game.play(mv, Author::Record).map_err(|error| ReplayError {
+        ply,
+        move_number: ply / 2 + 1,
+        mv,
+        reason: error.reason,
+    })?;
+    Ok(())
 }
 
 /// `value` with line breaks turned into spaces.
@@ -288,107 +251,20 @@ fn one_line(value: &str) -> String {
     value.replace(['\n', '\r'], " ")
 }
 
-/// The moves of a record replayed: every position, the moves with the
-/// forced last placement filled in, and what each move removed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    /// `positions[0]` is the start, `positions[i + 1]` the position after
-    /// `moves[i]`.
-    pub positions: Vec<Position>,
-    /// The moves played (the forced 49th placement filled in).
-    pub moves: Vec<Move>,
-    /// `removed[i]`: the cells whose stacks `moves[i]` cut off and removed.
-    pub removed: Vec<Bitboard>,
-}
-
-impl Replay {
-    /// A game from `start`, no move played yet.
-    pub fn new(start: Position) -> Replay {
-        Replay { positions: vec![start], moves: Vec::new(), removed: Vec::new() }
-    }
-
-    /// Plays `mv` (the next ply) after checking it; returns the cells it
-    /// removed.
-    ///
-    /// ```
-    /// use dvonn_core::{Move, Position};
-    /// use dvonn_notation::Replay;
-    /// let mut game = Replay::new(Position::new());
-    /// game.play("E3".parse().unwrap()).unwrap();
-    /// assert!(game.play("E3".parse().unwrap()).is_err(), "E3 is taken");
-    /// assert_eq!(game.moves.len(), 1);
-    /// game.truncate(0);
-    /// assert_eq!(game.final_position(), &Position::new());
-    /// ```
-    pub fn play(&mut self, mv: Move) -> Result<Bitboard, ReplayError> {
-        let ply = self.moves.len();
-        let mut position = *self.final_position();
-        let removed = position.play(mv).map_err(|error| ReplayError {
-            ply,
-            move_number: ply / 2 + 1,
-            mv,
-            reason: error.reason,
-        })?;
-        self.positions.push(position);
-        self.moves.push(mv);
-        self.removed.push(removed);
-        Ok(removed)
-    }
-
-    /// Takes back every move after the first `plies`.
-    pub fn truncate(&mut self, plies: usize) {
-        self.positions.truncate(plies + 1);
-        self.moves.truncate(plies);
-        self.removed.truncate(plies);
-    }
-
-    /// The position after the last move.
-    pub fn final_position(&self) -> &Position {
-        // `positions` always holds the start.
-        self.positions.last().unwrap_or_else(|| unreachable!("a replay holds its start position"))
-    }
-
-    /// The result the rules give the final position: the score when the
-    /// game is over, else [`RecordResult::Unfinished`].
-    pub fn result(&self) -> RecordResult {
-        RecordResult::of_position(self.final_position())
-    }
-
-    /// Checks a recorded result against the game: a score must be the
-    /// final score of a finished game; `*` and resignations are accepted
-    /// whatever the position (a resignation ends a game early, and `*` says
-    /// nothing).
-    ///
-    /// ```
-    /// use dvonn_notation::{GameRecord, RecordResult};
-    /// let replay = GameRecord::parse("E3").unwrap().replay().unwrap();
-    /// let error = replay.check_result(RecordResult::Score { white: 24, black: 19 }).unwrap_err();
-    /// assert_eq!(error.to_string(), "the record gives the result 24-19, but the game is not over after its last move");
-    /// ```
-    pub fn check_result(&self, recorded: RecordResult) -> Result<(), ResultMismatch> {
-        match recorded {
-            RecordResult::Score { .. } if self.result() != recorded => {
-                Err(ResultMismatch { recorded, actual: self.result() })
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
 /// A recorded score that is not what the moves give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct ResultMismatch {
     /// The result the record gives.
-    pub recorded: RecordResult,
+    pub recorded: Outcome,
     /// What the moves give: the final score, or
-    /// [`RecordResult::Unfinished`] when the game is not over.
-    pub actual: RecordResult,
+    /// [`Outcome::Unfinished`] when the game is not over.
+    pub actual: Outcome,
 }
 
 impl fmt::Display for ResultMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.actual {
-            RecordResult::Unfinished => {
+            Outcome::Unfinished => {
                 write!(f, "the record gives the result {}, but the game is not over after its last move", self.recorded)
             }
             actual => write!(f, "the record gives the result {}, but the moves end {actual}", self.recorded),
@@ -466,14 +342,14 @@ pub enum RecordErrorKind {
     BadMoveNumber(String),
     /// A `Result` tag or result token that is not a result.
     #[error("bad Result value: {0}")]
-    BadResult(ResultParseError),
+    BadResult(OutcomeParseError),
     /// A result token that disagrees with the `Result` tag.
     #[error("the result token {token} disagrees with the Result tag {tag}")]
     ResultMismatch {
         /// The `Result` tag.
-        tag: RecordResult,
+        tag: Outcome,
         /// The result token.
-        token: RecordResult,
+        token: Outcome,
     },
     /// Something else than a comment after the result token.
     #[error("text after the result token: the result ends the moves")]
@@ -514,8 +390,8 @@ struct Parser<'a> {
     setup: Option<(SetupTag, usize)>,
     /// The `Position` tag's position and the offset of its value.
     position: Option<(Position, usize)>,
-    result_tag: Option<RecordResult>,
-    result_token: Option<RecordResult>,
+    result_tag: Option<Outcome>,
+    result_token: Option<Outcome>,
     moves: Vec<Move>,
     in_moves: bool,
 }
@@ -573,7 +449,7 @@ impl<'a> Parser<'a> {
             Some((position, _)) => position,
             None => Position::new(),
         };
-        let result = self.result_tag.or(self.result_token).unwrap_or(RecordResult::Unfinished);
+        let result = self.result_tag.or(self.result_token).unwrap_or(Outcome::Unfinished);
         Ok(GameRecord { tags: self.tags, start, moves: self.moves, result })
     }
 
@@ -671,7 +547,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error(at.min(self.pos), BadPosition(error)));
                 }
             },
-            RESULT => match value.parse::<RecordResult>() {
+            RESULT => match value.parse::<Outcome>() {
                 Ok(result) => self.result_tag = Some(result),
                 Err(error) => return Err(self.error(value_at, BadResult(error))),
             },
@@ -740,7 +616,7 @@ impl<'a> Parser<'a> {
 
     /// Handles the result token `word` at `start`.
     fn result(&mut self, start: usize, word: &str) -> Result<(), RecordError> {
-        let token = word.parse::<RecordResult>().map_err(|e| self.error(start, RecordErrorKind::BadResult(e)))?;
+        let token = word.parse::<Outcome>().map_err(|e| self.error(start, RecordErrorKind::BadResult(e)))?;
         if let Some(tag) = self.result_tag {
             if tag != token {
                 return Err(self.error(start, RecordErrorKind::ResultMismatch { tag, token }));
@@ -829,20 +705,10 @@ impl fmt::Display for GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dvonn_core::Color;
 
     fn error(text: &str) -> String {
         GameRecord::parse(text).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn results_read_and_write() {
-        for text in ["24-19", "0-0", "*", "resign-w", "resign-b", "49-0"] {
-            assert_eq!(text.parse::<RecordResult>().unwrap().to_string(), text);
-        }
-        for text in ["", "24", "24-", "-19", "25-25", "100-1", "24-19-1", "resign", "1+1", " 1-1"] {
-            let message = text.parse::<RecordResult>().unwrap_err().to_string();
-            assert!(message.contains("is not a result"), "{text}: {message}");
-        }
     }
 
     #[test]
@@ -962,9 +828,9 @@ mod tests {
     #[test]
     fn the_result_token_gives_the_result_without_a_tag() {
         let record = GameRecord::parse("E3 D3 resign-b {Black gave up}").unwrap();
-        assert_eq!(record.result, RecordResult::Resigned(Color::Black));
+        assert_eq!(record.result, Outcome::Resigned(Color::Black));
         let record = GameRecord::parse("[Result \"resign-b\"]\nE3 D3 resign-b").unwrap();
-        assert_eq!(record.result, RecordResult::Resigned(Color::Black));
+        assert_eq!(record.result, Outcome::Resigned(Color::Black));
     }
 
     #[test]
@@ -993,14 +859,15 @@ mod tests {
         position.play(Move::Place("K5".parse().unwrap())).unwrap();
         let first = position.legal_moves()[0];
         record.moves.push(first);
-        let replay = record.replay().unwrap();
-        assert_eq!(replay.moves.len(), 50);
-        assert_eq!(replay.moves[48], Move::Place("K5".parse().unwrap()));
+        let game = record.replay().unwrap();
+        let replayed: Vec<Move> = game.moves().collect();
+        assert_eq!(replayed.len(), 50);
+        assert_eq!(replayed[48], Move::Place("K5".parse().unwrap()));
         let text = record.to_string();
         assert!(text.contains(&format!("25. K5 {first}")), "{text}");
         let mut filled = record.clone();
         filled.fill_forced_placement();
-        assert_eq!(filled.moves, replay.moves);
+        assert_eq!(filled.moves, replayed);
         assert_eq!(GameRecord::parse(&text).unwrap(), filled);
     }
 }

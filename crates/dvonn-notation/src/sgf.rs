@@ -82,11 +82,12 @@
 //! [`decode`]).
 
 use crate::fill_result;
-use crate::record::{GameRecord, RecordResult};
+use crate::record::GameRecord;
 use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
 use dvonn_core::Cell;
 use dvonn_core::Color;
 use dvonn_core::Move;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
 
 mod charset;
@@ -427,7 +428,7 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
     if !ended {
         // A move or resignation without its `done` at the end of the file.
         if let Some(player) = turn.resigning {
-            record.result = RecordResult::Resigned(if player == 0 { Color::White } else { Color::Black });
+            record.result = Outcome::Resigned(if player == 0 { Color::White } else { Color::Black });
         } else if let Some(mv) = turn.pending {
             record.moves.push(mv);
         }
@@ -603,7 +604,7 @@ fn act(
         "done" => {
             if let Some(resigner) = turn.resigning {
                 let color = if resigner == 0 { Color::White } else { Color::Black };
-                record.result = RecordResult::Resigned(color);
+                record.result = Outcome::Resigned(color);
                 return Ok(Step::End);
             }
             let ply = record.moves.len();
@@ -726,7 +727,7 @@ mod tests {
         assert_eq!(moves_of(";P0[1 reset];P0[2 reset];P0[3 dropb A 1];P0[4 done]"), ["A1"]);
         // A resignation not yet done is taken back too.
         let record = read("(;GM[Dvonn];P0[1 resign];P0[2 reset];P0[3 dropb A 1];P0[4 done])").unwrap();
-        assert_eq!((record.moves.len(), record.result), (1, RecordResult::Unfinished));
+        assert_eq!((record.moves.len(), record.result), (1, Outcome::Unfinished));
     }
 
     #[test]
@@ -754,7 +755,7 @@ mod tests {
         );
         // After the resignation only player information is read.
         assert_eq!(record.moves.len(), 2);
-        assert_eq!(record.result, RecordResult::Resigned(Color::White));
+        assert_eq!(record.result, Outcome::Resigned(Color::White));
     }
 
     #[test]

@@ -47,6 +47,7 @@ mod error;
 mod game;
 mod search;
 mod sessions;
+mod view;
 
 use std::io::Write as _;
 use std::net::SocketAddr;

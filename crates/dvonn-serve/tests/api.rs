@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use dvonn_core::Position;
-use dvonn_notation::{Format, GameRecord, RecordResult, write};
+use dvonn_core::{Author, Game, Position};
+use dvonn_notation::{Format, GameRecord, write};
 use dvonn_serve::{AppState, ServerConfig, router};
 use http_body_util::BodyExt;
 use rand::SeedableRng;
@@ -377,13 +377,11 @@ async fn exports_as_a_record_or_little_golem() {
 /// game record between Ann and Bob.
 fn random_game(seed: u64) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut record = GameRecord::default();
-    let mut position = Position::new();
-    while let Some(&mv) = position.legal_moves().choose(&mut rng) {
-        position.play(mv).unwrap();
-        record.moves.push(mv);
+    let mut game = Game::new(Position::new());
+    while let Some(&mv) = game.position().legal_moves().choose(&mut rng) {
+        game.play(mv, Author::Program).unwrap();
     }
-    record.result = RecordResult::of_position(&position);
+    let mut record = GameRecord::from(&game);
     for (name, value) in [("Event", "a random game"), ("White", "Ann"), ("Black", "Bob")] {
         record.set_tag(name, value);
     }

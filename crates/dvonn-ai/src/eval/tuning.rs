@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use super::weights::Mix;
 use super::{FEATURES, Features, Weights, features};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
+use crate::game::{EnginePlayer, RandomPlayer, Referee};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
@@ -112,22 +112,21 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
             Some(opening) => *opening,
             None => Position::random_setup_from_seed(rng.random()),
         };
-        let mut driver = Game::new(start);
-        let mut seen: Vec<(Features, u32, Color)> = Vec::new();
-        let mut observe = |played: &PlayedMove| {
-            let position = &played.before;
-            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
-                seen.push((features(position), position.occupied().len(), position.side_to_move()));
-            }
-        };
-        while driver.history().len() < plan.random_moves {
-            if driver.step(&mut RandomPlayer::new(&mut rng), &mut observe).is_none() {
+        let mut referee = Referee::new(start);
+        while referee.game().len() < plan.random_moves {
+            if referee.step(&mut RandomPlayer::new(&mut rng), &mut ()).is_none() {
                 break;
             }
         }
-        let ending = driver.play_out(&mut engine, &mut observe);
-        let white_margin = ending.white_margin().expect("the engine never forfeits") as f64;
-        samples.extend(seen.into_iter().map(|(features, occupied, side)| Sample {
+        let outcome = referee.play_out(&mut engine, &mut ());
+        let white_margin = outcome.white_margin().expect("the engine never forfeits") as f64;
+        // Every position a move was played in, but the forced ones.
+        let played = referee.game();
+        let seen = played.positions()[..played.len()]
+            .iter()
+            .filter(|position| position.phase() == Phase::Movement && position.legal_moves().len() > 1)
+            .map(|position| (features(position), position.occupied().len(), position.side_to_move()));
+        samples.extend(seen.map(|(features, occupied, side)| Sample {
             features,
             occupied,
             margin: if side == Color::White { white_margin } else { -white_margin },

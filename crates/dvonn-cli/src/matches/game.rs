@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Ending, Engine, EnginePlayer, Game, Limits, RandomPlayer};
-use dvonn_core::{Color, Move, Position};
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_ai::{Engine, EnginePlayer, Forfeit, Limits, RandomPlayer, Referee};
+use dvonn_core::{Author, Color, Game, Move, Outcome, Position};
+use dvonn_notation::GameRecord;
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -74,8 +74,10 @@ pub struct Played {
     pub index: usize,
     /// The colour player A had.
     pub a_color: Color,
-    /// How it ended.
-    pub ending: Ending,
+    /// How it ended (a forfeit is the loser's resignation).
+    pub outcome: Outcome,
+    /// Why the loser lost, for a game lost by forfeit.
+    pub forfeit_reason: Option<Forfeit>,
     /// The game as a record (tags, moves, result).
     pub record: GameRecord,
 }
@@ -83,8 +85,16 @@ pub struct Played {
 impl Played {
     /// A's pieces minus B's at the end of a finished game.
     pub fn a_margin(&self) -> Option<i64> {
-        let margin = self.ending.white_margin()?;
+        let margin = self.outcome.white_margin()?;
         Some(if self.a_color == Color::White { margin } else { -margin })
+    }
+
+    /// The loser and the reason, for a game lost by forfeit.
+    pub fn forfeit(&self) -> Option<(Color, &Forfeit)> {
+        match (self.outcome, &self.forfeit_reason) {
+            (Outcome::Resigned(loser), Some(reason)) => Some((loser, reason)),
+            _ => None,
+        }
     }
 }
 
@@ -108,23 +118,23 @@ enum Player {
 }
 
 impl Player {
-    /// Starts the player of `spec` for `game`, whose players choose their
+    /// Starts the player of `spec` for `referee`'s game, whose players choose their
     /// moves from its present position on (an error only when an engine
     /// cannot be built or a program cannot be started at all: the match
-    /// cannot go on). An engine on a game clock gets it in `game`.
-    fn start(spec: &Spec, settings: &Settings, game: &mut Game, color: Color, seed: u64) -> Result<Player> {
+    /// cannot go on). An engine on a game clock gets it from `referee`.
+    fn start(spec: &Spec, settings: &Settings, referee: &mut Referee, color: Color, seed: u64) -> Result<Player> {
         match spec {
             Spec::Engine(spec) => {
                 let mut config = spec.config.clone();
                 config.seed = seed;
                 let engine = Engine::new(config).context("cannot start an engine")?;
                 let limits = if spec.has_limit() { spec.limits } else { Limits::move_time(settings.default_time) };
-                game.set_clock(color, spec.clock);
+                referee.set_clock(color, spec.clock);
                 Ok(Player::Engine(Box::new(EnginePlayer::new(engine, limits))))
             }
             Spec::External(command) => {
-                let command = command_line(command, game.position(), seed);
-                Ok(Player::External(External::start(&command, settings.external_timeout, game.history().len())?))
+                let command = command_line(command, referee.position(), seed);
+                Ok(Player::External(External::start(&command, settings.external_timeout, referee.game().len())?))
             }
             Spec::Random => Ok(Player::Random(Box::new(RandomPlayer::from_seed(seed)))),
         }
@@ -140,11 +150,11 @@ impl Player {
 }
 
 impl dvonn_ai::Player for Player {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Result<Move, String> {
         match self {
-            Player::Engine(engine) => engine.choose(game),
-            Player::External(program) => program.choose(game),
-            Player::Random(random) => random.choose(game),
+            Player::Engine(engine) => engine.choose(game, time_left),
+            Player::External(program) => program.choose(game, time_left),
+            Player::Random(random) => random.choose(game, time_left),
         }
     }
 }
@@ -169,36 +179,29 @@ pub fn play(
     settings: &Settings,
 ) -> Result<Played> {
     let game_seed = mix(settings.seed, index as u64);
-    let mut game = Game::new(opening.start);
+    let mut referee = Referee::new(opening.start);
     for &mv in &opening.moves {
-        game.play(mv, &mut ()).context("an opening move is illegal")?;
+        referee.play(mv, Author::Record, &mut ()).context("an opening move is illegal")?;
     }
     let mut players = [
-        Player::start(white, settings, &mut game, Color::White, mix(game_seed, 1))?,
-        Player::start(black, settings, &mut game, Color::Black, mix(game_seed, 2))?,
+        Player::start(white, settings, &mut referee, Color::White, mix(game_seed, 1))?,
+        Player::start(black, settings, &mut referee, Color::Black, mix(game_seed, 2))?,
     ];
-    let ending = game.play_out(&mut players, &mut ()).clone();
+    let outcome = referee.play_out(&mut players, &mut ());
+    let forfeit = referee.forfeit().map(|(loser, reason)| (loser, reason.clone()));
     for (player, color) in players.into_iter().zip(Color::BOTH) {
-        player.finish(&game, ending.forfeit().is_some_and(|(loser, _)| loser == color));
+        player.finish(referee.game(), forfeit.as_ref().is_some_and(|(loser, _)| *loser == color));
     }
-    let mut record = GameRecord::new(opening.start);
-    record.moves = game.moves();
+    let mut record = GameRecord::from(referee.game());
     record.set_tag("Event", "dvonn match");
     record.set_tag("Date", &crate::date::today());
     record.set_tag("Round", &(index + 1).to_string());
     record.set_tag("White", names[0]);
     record.set_tag("Black", names[1]);
-    record.result = match ending.forfeit() {
-        Some((loser, reason)) => {
-            record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
-            RecordResult::Resigned(loser)
-        }
-        None => {
-            let end = game.position();
-            RecordResult::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }
-        }
-    };
-    Ok(Played { index, a_color, ending, record })
+    if let Some((loser, reason)) = &forfeit {
+        record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
+    }
+    Ok(Played { index, a_color, outcome, forfeit_reason: forfeit.map(|(_, reason)| reason), record })
 }
 
 #[cfg(test)]
@@ -229,7 +232,7 @@ mod tests {
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
         let played =
             play(1, Color::Black, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
-        assert!(matches!(played.ending, Ending::Finished { .. }), "{:?}", played.ending);
+        assert!(matches!(played.outcome, Outcome::Score { .. }), "{:?}", played.outcome);
     }
 
     #[test]
@@ -238,10 +241,10 @@ mod tests {
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 3 };
         let played =
             play(0, Color::White, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
-        let Ending::Finished { white, black } = played.ending else { panic!("{:?}", played.ending) };
-        assert_eq!(played.record.result, RecordResult::Score { white, black });
+        let Outcome::Score { white, black } = played.outcome else { panic!("{:?}", played.outcome) };
+        assert_eq!(played.record.result, Outcome::Score { white, black });
         let replay = played.record.replay().unwrap();
-        assert!(replay.final_position().is_game_over());
+        assert!(replay.position().is_game_over());
         assert_eq!(played.a_margin(), Some(i64::from(white) - i64::from(black)));
     }
 }
