@@ -48,7 +48,9 @@ pub fn read_text(path: &Path) -> Result<String> {
     if Format::detect(&String::from_utf8_lossy(&bytes)) == Some(Format::Sgf) {
         return match sgf::decode(&bytes) {
             Ok(text) => Ok(text.into_owned()),
-            Err(error) => Err(ReadError::Sgf(error)).with_context(|| format!("cannot read {name}")),
+            Err(error) => {
+                Err(ReadError::Parse { format: Format::Sgf, error }).with_context(|| format!("cannot read {name}"))
+            }
         };
     }
     match String::from_utf8(bytes) {

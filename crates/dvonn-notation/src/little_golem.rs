@@ -40,63 +40,16 @@
 //! line (as the tools above expect), with Little Golem's numbering and the
 //! 49th placement left out.
 
+use crate::error::{ParseError, ParseErrorKind};
 use crate::record::{GameRecord, is_reserved_tag, is_valid_tag_name};
-use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom, with_forced_placement};
+use crate::text::{MAX_PLIES, excerpt, is_space, mover_of_ply, strip_bom, with_forced_placement};
 use crate::{Format, WriteError, fill_result};
 use dvonn_core::Bitboard;
 use dvonn_core::Color;
 use dvonn_core::Move;
-use dvonn_core::MoveParseError;
 use dvonn_core::Outcome;
 use dvonn_core::Position;
 use dvonn_core::TOTAL_PIECES;
-
-/// What is wrong with a Little Golem transcript.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LittleGolemErrorKind {
-    /// A metadata value without its `]`.
-    #[error("the value of {0} has no closing ']'")]
-    UnterminatedValue(String),
-    /// A `[` without a key before it.
-    #[error("'[' without a key before it: metadata is Key [value]")]
-    MissingKey,
-    /// Metadata after the first move.
-    #[error("metadata after the moves: Key [value] pairs come first")]
-    MetadataAfterMoves,
-    /// A word that is not a move.
-    #[error("move {number} (ply {ply}): {error}")]
-    NotAMove {
-        /// Little Golem's move number for it.
-        number: usize,
-        /// The ply it would be (the 49th placement counted).
-        ply: usize,
-        /// Why it is not a move.
-        error: MoveParseError,
-    },
-    /// A move number not of the form `digits.`.
-    #[error("bad move number {0:?}: a move number is digits and one '.', like 25.")]
-    BadMoveNumber(String),
-    /// Something after `resign`.
-    #[error("text after resign: a resignation ends the game")]
-    TextAfterResign,
-    /// More moves than any game has.
-    #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
-    TooManyMoves,
-}
-
-/// A Little Golem transcript that could not be read: what and where
-/// (1-based line and column, in characters).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {kind}")]
-pub struct LittleGolemError {
-    /// The line of the problem.
-    pub line: usize,
-    /// The column of the problem.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: LittleGolemErrorKind,
-}
 
 /// The tag name for the Little Golem key `key`: the key itself when it is
 /// a valid tag name and not reserved, else `LG` and the key with every
@@ -129,13 +82,10 @@ const fn move_number(ply: usize) -> usize {
 /// assert_eq!(record.moves.len(), 4);
 /// assert_eq!(record.result, dvonn_core::Outcome::Resigned(dvonn_core::Color::White));
 /// ```
-pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
+pub fn read(text: &str) -> Result<GameRecord, ParseError> {
     let text = strip_bom(text);
     let bytes = text.as_bytes();
-    let error = |at: usize, kind| {
-        let (line, column) = line_col(text, at);
-        LittleGolemError { line, column, kind }
-    };
+    let error = |at: usize, kind| ParseError::at(text, at, kind);
     let mut record = GameRecord::new(Position::new());
     let mut resigned: Option<Color> = None;
     let mut pos = 0;
@@ -152,7 +102,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         let word = &text[start..pos];
         if word.is_empty() {
-            return Err(error(start, LittleGolemErrorKind::MissingKey));
+            return Err(error(start, ParseErrorKind::MissingKey));
         }
         // A key is a word followed (after white space) by `[`.
         let mut after = pos;
@@ -161,11 +111,11 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         if bytes.get(after) == Some(&b'[') {
             if !record.moves.is_empty() || resigned.is_some() {
-                return Err(error(start, LittleGolemErrorKind::MetadataAfterMoves));
+                return Err(error(start, ParseErrorKind::MetadataAfterMoves));
             }
             let value_at = after + 1;
             let Some(close) = text[value_at..].find(']') else {
-                return Err(error(after, LittleGolemErrorKind::UnterminatedValue(excerpt(word))));
+                return Err(error(after, ParseErrorKind::UnterminatedMetadata(excerpt(word))));
             };
             let value = text[value_at..value_at + close].trim();
             record.set_tag(&tag_name(word), value);
@@ -173,7 +123,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
             continue;
         }
         if resigned.is_some() {
-            return Err(error(start, LittleGolemErrorKind::TextAfterResign));
+            return Err(error(start, ParseErrorKind::TextAfterResign));
         }
         let has_last_placement = record.moves.get(usize::from(TOTAL_PIECES) - 1).is_some_and(|m| m.is_placement());
         let ply = true_ply(record.moves.len(), has_last_placement);
@@ -182,7 +132,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
             if digits + 1 == word.len() && word.ends_with('.') {
                 continue;
             }
-            return Err(error(start, LittleGolemErrorKind::BadMoveNumber(excerpt(word))));
+            return Err(error(start, ParseErrorKind::BadMoveNumber(excerpt(word))));
         }
         if word.eq_ignore_ascii_case("resign") {
             resigned = Some(mover_of_ply(ply));
@@ -190,11 +140,11 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         match word.parse::<Move>() {
             Ok(_) if record.moves.len() >= MAX_PLIES => {
-                return Err(error(start, LittleGolemErrorKind::TooManyMoves));
+                return Err(error(start, ParseErrorKind::TooManyMoves));
             }
             Ok(mv) => record.moves.push(mv),
             Err(e) => {
-                return Err(error(start, LittleGolemErrorKind::NotAMove { number: move_number(ply), ply, error: e }));
+                return Err(error(start, ParseErrorKind::NotAMove { number: Some(move_number(ply)), ply, error: e }));
             }
         }
     }

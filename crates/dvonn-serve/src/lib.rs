@@ -56,6 +56,11 @@ use std::time::Duration;
 
 pub use api::{AppState, router};
 
+/// The crate README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
+
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -173,11 +178,6 @@ fn page_url(address: SocketAddr) -> String {
     };
     format!("http://{}/", SocketAddr::new(ip, address.port()))
 }
-
-/// The crate README's example, compiled as a doctest.
-#[doc = include_str!("../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctest;
 
 #[cfg(test)]
 mod tests {
