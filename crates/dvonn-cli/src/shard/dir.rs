@@ -25,6 +25,15 @@ impl GameDir {
     pub fn open(path: &Path, manifest: &Manifest) -> Result<GameDir> {
         let name = path.display();
         std::fs::create_dir_all(path).with_context(|| format!("cannot create the directory {name}"))?;
+        // Every run writes its manifest before any game: games without one
+        // are someone else's.
+        if !path.join(manifest::FILE).exists() && !list(path)?.is_empty() {
+            bail!(
+                "{name} holds game records but no {}: they are not a sharded run's (an older dvonn's?); give \
+                 another directory",
+                manifest::FILE
+            );
+        }
         if !write_new_file(&path.join(manifest::FILE), manifest.text().as_bytes())? {
             let there = Manifest::read(path)?;
             if let Some((key, mine, theirs)) = manifest.difference(&there) {
@@ -131,6 +140,12 @@ mod tests {
         let other = Manifest::new("dvonn match", 4, &[("seed", "2".into())]);
         let error = format!("{:#}", GameDir::open(&path, &other).unwrap_err());
         assert!(error.contains("holds the games of another run (seed: 1 there, 2 here)"), "{error}");
+        let old = dir.path().join("old");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::write(old.join("game-0001.dvonn"), "text").unwrap();
+        let error = format!("{:#}", GameDir::open(&old, &manifest).unwrap_err());
+        assert!(error.contains("holds game records but no .manifest"), "{error}");
+        assert!(!old.join(manifest::FILE).exists(), "nothing written there");
         std::fs::write(path.join("game-3.dvonn"), "text").unwrap();
         let error = format!("{:#}", games.finished().unwrap_err());
         assert!(error.contains("are both game 3"), "{error}");
