@@ -26,6 +26,7 @@ mod play;
 mod render;
 mod replay;
 pub mod serve;
+mod shard;
 mod tune;
 mod tune_placement;
 

@@ -14,16 +14,19 @@
 //! `dvonn tune` runs this; the fitted weights are [`Weights::TUNED`]. The
 //! games start from random setups or from given boards: boards reached by
 //! real placement phases teach the weights the positions that games
-//! actually reach.
+//! actually reach. Each game's random choices come from the plan's seed
+//! and the game's number alone ([`SelfPlayer::play`]), so the games can be
+//! played in any order, on any number of threads or machines, and kept as
+//! records ([`SelfPlayGame`]) to fit later.
 
-use dvonn_core::{Color, Phase, Position};
+use dvonn_core::{Color, Move, Phase, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::weights::Mix;
 use super::{FEATURES, Features, Weights, features};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
+use crate::game::{EnginePlayer, Game, RandomPlayer};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
@@ -95,43 +98,95 @@ impl SelfPlay {
     }
 }
 
-/// Plays the games of `plan` and returns the samples of all their
-/// movement-phase positions. `progress(games done)` is called after each game.
-pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
-    let config = EngineConfig::default()
-        .with_hash_mb(16)
-        .with_weights(plan.weights)
-        .with_placement(PlacementStrategy::Heuristic);
-    let engine = Engine::new(config).expect("a 16 MiB table");
-    let mut engine = EnginePlayer::new(engine, Limits::depth(plan.depth));
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let mut samples = Vec::new();
-    for game in 0..plan.games {
-        engine.new_game();
-        let start = match plan.openings.get(game % plan.openings.len().max(1)) {
+/// A self-play game: where it started and its moves, played to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayGame {
+    /// The start position: a random setup or one of the plan's boards.
+    pub start: Position,
+    /// The moves, the random ones first.
+    pub moves: Vec<Move>,
+}
+
+impl SelfPlayGame {
+    /// The samples of the game: every movement-phase position with more
+    /// than one legal move, labelled with the game's final margin for its
+    /// side to move. `None` when the moves are not a legal game played to
+    /// its end.
+    pub fn samples(&self) -> Option<Vec<Sample>> {
+        let mut position = self.start;
+        let mut seen: Vec<(Features, u32, Color)> = Vec::new();
+        for &mv in &self.moves {
+            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
+                seen.push((features(&position), position.occupied().len(), position.side_to_move()));
+            }
+            position.play(mv).ok()?;
+        }
+        if !position.is_game_over() {
+            return None;
+        }
+        let white_margin = f64::from(position.pieces(Color::White)) - f64::from(position.pieces(Color::Black));
+        Some(
+            seen.into_iter()
+                .map(|(features, occupied, side)| Sample {
+                    features,
+                    occupied,
+                    margin: if side == Color::White { white_margin } else { -white_margin },
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Plays the games of a [`SelfPlay`] plan, one at a time, by number.
+#[derive(Debug)]
+pub struct SelfPlayer {
+    plan: SelfPlay,
+    engine: EnginePlayer,
+}
+
+impl SelfPlayer {
+    /// A player of `plan`'s games (its engine has a 16 MiB table).
+    pub fn new(plan: &SelfPlay) -> SelfPlayer {
+        let config = EngineConfig::default()
+            .with_hash_mb(16)
+            .with_weights(plan.weights)
+            .with_placement(PlacementStrategy::Heuristic);
+        let engine = Engine::new(config).expect("a 16 MiB table");
+        SelfPlayer { plan: plan.clone(), engine: EnginePlayer::new(engine, Limits::depth(plan.depth)) }
+    }
+
+    /// Plays game `game` (from 0) of the plan. Its start (the board
+    /// `openings[game % len]`, or a random setup) and random moves come
+    /// from the plan's seed and `game` alone, and the engine forgets the
+    /// games before: the same game whichever games were played before it.
+    pub fn play(&mut self, game: usize) -> SelfPlayGame {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.plan.seed);
+        rng.set_stream(game as u64);
+        self.engine.new_game();
+        let start = match self.plan.openings.get(game % self.plan.openings.len().max(1)) {
             Some(opening) => *opening,
             None => Position::random_setup_from_seed(rng.random()),
         };
         let mut driver = Game::new(start);
-        let mut seen: Vec<(Features, u32, Color)> = Vec::new();
-        let mut observe = |played: &PlayedMove| {
-            let position = &played.before;
-            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
-                seen.push((features(position), position.occupied().len(), position.side_to_move()));
-            }
-        };
-        while driver.history().len() < plan.random_moves {
-            if driver.step(&mut RandomPlayer::new(&mut rng), &mut observe).is_none() {
+        while driver.history().len() < self.plan.random_moves {
+            if driver.step(&mut RandomPlayer::new(&mut rng), &mut ()).is_none() {
                 break;
             }
         }
-        let ending = driver.play_out(&mut engine, &mut observe);
-        let white_margin = ending.white_margin().expect("the engine never forfeits") as f64;
-        samples.extend(seen.into_iter().map(|(features, occupied, side)| Sample {
-            features,
-            occupied,
-            margin: if side == Color::White { white_margin } else { -white_margin },
-        }));
+        let ending = driver.play_out(&mut self.engine, &mut ());
+        assert!(ending.forfeit().is_none(), "the engine never forfeits");
+        SelfPlayGame { start, moves: driver.moves() }
+    }
+}
+
+/// Plays the games of `plan` and returns the samples of all their
+/// movement-phase positions, game after game. `progress(games done)` is
+/// called after each game.
+pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
+    let mut player = SelfPlayer::new(plan);
+    let mut samples = Vec::new();
+    for game in 0..plan.games {
+        samples.extend(player.play(game).samples().expect("a legal game played to its end"));
         progress(game + 1);
     }
     samples
@@ -264,6 +319,31 @@ mod tests {
         let (first, second) = (self_play(&plan, |_| ()), self_play(&plan, |_| ()));
         assert_eq!(first[0].features, features(&board));
         assert_eq!(first, second, "the same board and no random moves: the same games");
+    }
+
+    #[test]
+    fn a_game_is_the_same_whatever_was_played_before() {
+        let plan = SelfPlay::default().with_depth(1).with_seed(4);
+        let mut player = SelfPlayer::new(&plan);
+        let third = player.play(2);
+        let mut other = SelfPlayer::new(&plan);
+        assert_ne!(other.play(0), third);
+        assert_eq!(other.play(2), third);
+        assert_eq!(SelfPlayer::new(&plan).play(2), third);
+        let samples = third.samples().unwrap();
+        assert!(!samples.is_empty());
+        // The samples of a game are those of its replayed moves; a game cut
+        // short or with an illegal move has none.
+        let mut short = third.clone();
+        short.moves.pop();
+        assert_eq!(short.samples(), None);
+        let mut illegal = third.clone();
+        illegal.moves.insert(0, Move::Pass);
+        assert_eq!(illegal.samples(), None);
+        // self_play is the games in order.
+        let plan = plan.with_games(3);
+        let all: Vec<Sample> = (0..3).flat_map(|game| SelfPlayer::new(&plan).play(game).samples().unwrap()).collect();
+        assert_eq!(self_play(&plan, |_| ()), all);
     }
 
     #[test]
