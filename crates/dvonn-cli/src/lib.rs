@@ -31,6 +31,7 @@ mod render;
 mod replay;
 #[cfg(feature = "serve")]
 mod serve;
+mod shard;
 mod tune;
 mod tune_placement;
 

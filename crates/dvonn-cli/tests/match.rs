@@ -1,6 +1,7 @@
 //! `dvonn match` through the real binary: engine configurations, external
 //! CodeCup programs (the `dvonn codecup` player, and shell scripts that
-//! misbehave), records, the summary and the SPRT.
+//! misbehave), records, the summary and the SPRT (sharded matches are in
+//! `shards.rs`).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -101,24 +102,34 @@ fn two_engine_configurations_and_their_records() {
     let average: f64 = line(&summary, "Average margin: A ").split(' ').next().unwrap().parse().unwrap();
     assert!((average - margins as f64 / 4.0).abs() < 0.01, "{average} {margins}");
 
-    // A second match in the same directory numbers on and replaces nothing.
-    let summary = stdout(&run(&[
-        "--a",
-        "depth=1",
-        "--b",
-        "depth=1",
-        "--games",
-        "1",
-        "--random-setup",
-        "--seed",
-        "1",
-        "--records",
-        records_arg,
-    ]));
+    // The same match run again finds its games there, plays none and
+    // prints the same summary; another match is refused the directory.
+    assert_eq!(stdout(&run(&args)), summary);
+    let other = |records: &str| {
+        run(&[
+            "--a",
+            "depth=1",
+            "--b",
+            "depth=1",
+            "--games",
+            "1",
+            "--random-setup",
+            "--seed",
+            "1",
+            "--records",
+            records,
+        ])
+    };
+    let refused = other(records_arg);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("holds the games of another run (games: 4 there, 1 here)"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5, "four games and the manifest");
+    let elsewhere = dir.path().join("setups");
+    let summary = stdout(&other(elsewhere.to_str().unwrap()));
     assert!(line(&summary, "Games: ").starts_with('1'));
-    let text = std::fs::read_to_string(records.join("game-0005.dvonn")).unwrap();
+    let text = std::fs::read_to_string(elsewhere.join("game-0001.dvonn")).unwrap();
     assert!(text.contains("[Setup \"position\"]"), "{text}");
-    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5);
 }
 
 #[test]

@@ -12,18 +12,10 @@ use rand_chacha::ChaCha8Rng;
 
 use super::external::External;
 use super::spec::{POSITION_PLACEHOLDER, SEED_PLACEHOLDER, Spec};
+use crate::shard::mix;
 
 /// The fewest and the most random placements of an opening.
 const OPENING_PLACEMENTS: std::ops::RangeInclusive<usize> = 6..=10;
-
-/// Mixes a seed with a number (SplitMix64's finaliser): independent streams
-/// for each game and player.
-pub fn mix(seed: u64, n: u64) -> u64 {
-    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Where a game starts: a position and the moves imposed on both players
 /// before they choose their own.
@@ -80,22 +72,6 @@ pub struct Played {
     pub forfeit_reason: Option<Forfeit>,
     /// The game as a record (tags, moves, result).
     pub record: GameRecord,
-}
-
-impl Played {
-    /// A's pieces minus B's at the end of a finished game.
-    pub fn a_margin(&self) -> Option<i64> {
-        let margin = self.outcome.white_margin()?;
-        Some(if self.a_color == Color::White { margin } else { -margin })
-    }
-
-    /// The loser and the reason, for a game lost by forfeit.
-    pub fn forfeit(&self) -> Option<(Color, &Forfeit)> {
-        match (self.outcome, &self.forfeit_reason) {
-            (Outcome::Resigned(loser), Some(reason)) => Some((loser, reason)),
-            _ => None,
-        }
-    }
 }
 
 /// What every game of a match shares.
@@ -221,8 +197,6 @@ mod tests {
                 position.play(mv).unwrap();
             }
         }
-        assert_ne!(mix(1, 0), mix(1, 1));
-        assert_ne!(mix(1, 0), mix(2, 0));
     }
 
     #[test]
@@ -245,6 +219,5 @@ mod tests {
         assert_eq!(played.record.result, Outcome::Score { white, black });
         let replay = played.record.replay().unwrap();
         assert!(replay.position().is_game_over());
-        assert_eq!(played.a_margin(), Some(i64::from(white) - i64::from(black)));
     }
 }
