@@ -48,12 +48,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dvonn_core::Color;
+use dvonn_notation::GameRecord;
 
 use crate::args::parse_seconds;
 use crate::output::progress_bar;
 use crate::shard::{Flow, GameDir, Shard, finished_records, play_games, read_record, stamp};
 use definition::{Definition, Openings};
-use game::{Played, Settings};
+use game::Settings;
 use spec::Spec;
 use stats::{Sprt, elo_estimate, parse_sprt};
 use summary::{MatchGame, Results, signed};
@@ -206,16 +207,14 @@ fn play(args: &Args) -> Result<()> {
     let player = || {
         |index: usize| {
             // A is White in the first game of each pair.
-            let a_color = MatchGame::a_color(index);
-            let (specs, names) = match a_color {
+            let (specs, names) = match MatchGame::a_color(index) {
                 Color::White => ([&a, &b], [names[0].as_str(), names[1].as_str()]),
                 Color::Black => ([&b, &a], [names[1].as_str(), names[0].as_str()]),
             };
-            game::play(index, a_color, specs, names, &openings.of_pair(definition.seed, index / 2), &settings)
+            game::play(index, specs, names, &openings.of_pair(definition.seed, index / 2), &settings)
         }
     };
-    let done = |game: usize, played: Played| {
-        let mut record = played.record;
+    let done = |game: usize, mut record: GameRecord| {
         stamp(&mut record, game, &manifest);
         if let Some(dir) = &dir {
             if !dir.write(game, &record.to_string())? {

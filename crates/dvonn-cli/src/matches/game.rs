@@ -1,10 +1,10 @@
-//! One game of a match: its opening, its two players, and how it ended.
+//! One game of a match: its opening, its two players, and its record.
 
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Engine, EnginePlayer, Forfeit, Limits, RandomPlayer, Referee};
-use dvonn_core::{Author, Color, Game, Move, Outcome, Position};
+use dvonn_ai::{Engine, EnginePlayer, Limits, RandomPlayer, Referee};
+use dvonn_core::{Author, Color, Game, Move, Position};
 use dvonn_notation::GameRecord;
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
@@ -57,21 +57,6 @@ impl Opening {
         }
         Opening { start: Position::new(), moves }
     }
-}
-
-/// A game played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The game's number from 0.
-    pub index: usize,
-    /// The colour player A had.
-    pub a_color: Color,
-    /// How it ended (a forfeit is the loser's resignation).
-    pub outcome: Outcome,
-    /// Why the loser lost, for a game lost by forfeit.
-    pub forfeit_reason: Option<Forfeit>,
-    /// The game as a record (tags, moves, result).
-    pub record: GameRecord,
 }
 
 /// What every game of a match shares.
@@ -143,17 +128,17 @@ fn command_line(command: &[String], start: &Position, seed: u64) -> Vec<String> 
     command.iter().map(|word| word.replace(POSITION_PLACEHOLDER, &position).replace(SEED_PLACEHOLDER, &seed)).collect()
 }
 
-/// Plays game `index` of a match from `opening`: `white` and `black` are
-/// the players' specifications and `names` their names for the record
-/// (White's first).
+/// Plays game `index` of a match from `opening` and returns its record
+/// (the loser's resignation and, in its `Termination` tag, the reason for a
+/// forfeit): `white` and `black` are the players' specifications and
+/// `names` their names for the record (White's first).
 pub fn play(
     index: usize,
-    a_color: Color,
     [white, black]: [&Spec; 2],
     names: [&str; 2],
     opening: &Opening,
     settings: &Settings,
-) -> Result<Played> {
+) -> Result<GameRecord> {
     let game_seed = mix(settings.seed, index as u64);
     let mut referee = Referee::new(opening.start);
     for &mv in &opening.moves {
@@ -163,7 +148,7 @@ pub fn play(
         Player::start(white, settings, &mut referee, Color::White, mix(game_seed, 1))?,
         Player::start(black, settings, &mut referee, Color::Black, mix(game_seed, 2))?,
     ];
-    let outcome = referee.play_out(&mut players, &mut ());
+    referee.play_out(&mut players, &mut ());
     let forfeit = referee.forfeit().map(|(loser, reason)| (loser, reason.clone()));
     for (player, color) in players.into_iter().zip(Color::BOTH) {
         player.finish(referee.game(), forfeit.as_ref().is_some_and(|(loser, _)| *loser == color));
@@ -177,12 +162,13 @@ pub fn play(
     if let Some((loser, reason)) = &forfeit {
         record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
     }
-    Ok(Played { index, a_color, outcome, forfeit_reason: forfeit.map(|(_, reason)| reason), record })
+    Ok(record)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dvonn_core::Outcome;
 
     #[test]
     fn openings_are_reproducible_and_varied() {
@@ -204,20 +190,19 @@ mod tests {
         let clock = Spec::parse("clock=1,placement=heuristic").unwrap();
         let quick = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
-        let played =
-            play(1, Color::Black, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
-        assert!(matches!(played.outcome, Outcome::Score { .. }), "{:?}", played.outcome);
+        let record = play(1, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
     }
 
     #[test]
     fn two_engines_play_a_game_to_the_end() {
         let spec = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 3 };
-        let played =
-            play(0, Color::White, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
-        let Outcome::Score { white, black } = played.outcome else { panic!("{:?}", played.outcome) };
-        assert_eq!(played.record.result, Outcome::Score { white, black });
-        let replay = played.record.replay().unwrap();
-        assert!(replay.position().is_game_over());
+        let record = play(0, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
+        let game = record.replay().unwrap();
+        assert_eq!(game.outcome(), record.result, "played to the end, the score the record's");
+        assert_eq!(record.tag("Round"), Some("1"));
+        assert_eq!((record.tag("White"), record.tag("Black")), (Some("A"), Some("B")));
     }
 }
