@@ -1,4 +1,4 @@
-"""Train the engine's evaluation network on data from `dvonn tune-net generate`.
+"""Train the engine's movement evaluation network on data from `dvonn tune-net generate`.
 
     python train/train.py data/*.dat -o network.nnue --fixtures fixtures.txt
 
@@ -12,6 +12,7 @@ inference agrees with the trainer.
 """
 
 import argparse
+import copy
 import sys
 import time
 from pathlib import Path
@@ -33,11 +34,10 @@ def arguments():
     parser.add_argument("--fixtures", type=Path, help="also write held-out positions with the trainer's estimates")
     parser.add_argument("--hidden", type=int, default=128, help="accumulator size (the engine's HIDDEN)")
     parser.add_argument("--layer2", type=int, default=16, help="hidden layer size (the engine's LAYER2)")
-    parser.add_argument("--no-hand", action="store_true", help="leave out the hand-made features")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--lr", type=float, default=2e-3, help="the largest learning rate (one-cycle schedule)")
-    parser.add_argument("--weight-decay", type=float, default=0.01, help="AdamW's weight decay, but for the linear term")
+    parser.add_argument("--weight-decay", type=float, default=1.0, help="AdamW's weight decay, but for the linear term")
     parser.add_argument("--score-share", type=float, default=0.5, help="weight of the search score in the target")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=0, help="CPU threads for PyTorch (0: its default)")
@@ -50,16 +50,17 @@ class Dataset:
 
     def __init__(self, files, score_share):
         records = np.concatenate([data.read(path) for path in files])
+        # The network judges the movement phase only.
+        records = records[(records["flags"] & 2) != 0]
         self.cells = records["cells"]
         self.flags = records["flags"]
         self.black = (self.flags & 1) == 1
-        self.bucket = model.buckets(self.cells, self.flags)
+        self.bucket = model.buckets(self.cells)
         self.features = records["features"].astype(np.float32)
         self.score = np.clip(records["score"].astype(np.float32) / 100, -40, 40)
         self.margin = records["margin"].astype(np.float32)
         self.target = score_share * self.score + (1 - score_share) * self.margin
         self.validation = (records["game"] % 20) == 0
-        self.movement = (self.flags & 2) != 0
 
     def __len__(self):
         return len(self.cells)
@@ -84,16 +85,16 @@ def predict(net, dataset, index):
     return np.concatenate(out) if out else np.zeros(0, dtype=np.float32)
 
 
-def report(net, dataset, index):
-    """Mean squared errors (pieces²) on `index`: against the target, the
-    margin and the score, in the movement and the placement phase."""
+def errors(net, dataset, index):
+    """Mean squared errors (pieces²) on `index` against the target, the
+    final margin and the search score."""
     estimate = predict(net, dataset, index)
-    movement = dataset.movement[index]
-    parts = []
-    for name, truth in (("target", dataset.target), ("margin", dataset.margin), ("score", dataset.score)):
-        error = (estimate - truth[index]) ** 2
-        parts.append(f"{name} {error[movement].mean():.3f}/{error[~movement].mean():.3f}")
-    return "  ".join(parts)
+    truths = (("target", dataset.target), ("margin", dataset.margin), ("score", dataset.score))
+    return {name: float(np.mean((estimate - truth[index]) ** 2)) for name, truth in truths}
+
+
+def report(errors):
+    return "  ".join(f"{name} {value:.3f}" for name, value in errors.items())
 
 
 def write_fixtures(path, net, dataset, index):
@@ -124,14 +125,13 @@ def main():
     if len(training) < args.batch:
         sys.exit(f"train.py: {len(training)} training positions, fewer than one batch of {args.batch}")
 
-    net = model.Net(args.hidden, args.layer2, hand=not args.no_hand)
+    net = model.Net(args.hidden, args.layer2)
     # The linear term starts from its least-squares fit and moves slowly;
     # weight decay keeps the rest from learning the training games by heart.
     groups = [{"params": [p for name, p in net.named_parameters() if name != "hand.weight"], "weight_decay": args.weight_decay}]
-    if net.hand is not None:
-        net.fit_hand(dataset.features[training], dataset.bucket[training], dataset.target[training])
-        groups.append({"params": [net.hand.weight], "weight_decay": 0.0, "lr": args.lr * HAND_LR})
-        print(f"the linear term alone: {report(net, dataset, validation)}", flush=True)
+    net.fit_hand(dataset.features[training], dataset.bucket[training], dataset.target[training])
+    groups.append({"params": [net.hand.weight], "weight_decay": 0.0, "lr": args.lr * HAND_LR})
+    print(f"the linear term alone: {report(errors(net, dataset, validation))}", flush=True)
     optimizer = torch.optim.AdamW(groups, lr=args.lr)
     steps_per_epoch = len(training) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -141,7 +141,8 @@ def main():
         pct_start=0.1,
     )
     started = time.time()
-    print("epoch  training   validation (pieces²: target, margin, score; movement/placement)", flush=True)
+    print("epoch  training   validation (mean squared error, pieces²)", flush=True)
+    best = None
     for epoch in range(1, args.epochs + 1):
         order = rng.permutation(training)
         total = 0.0
@@ -156,19 +157,29 @@ def main():
             schedule.step()
             net.clip_weights()
             total += loss.item()
-        print(
-            f"{epoch:>5}  {total / steps_per_epoch:>8.3f}   {report(net, dataset, validation)}"
-            f"   ({time.time() - started:.0f} s)",
-            flush=True,
-        )
+        measured = errors(net, dataset, validation)
+        print(f"{epoch:>5}  {total / steps_per_epoch:>8.3f}   {report(measured)}   ({time.time() - started:.0f} s)", flush=True)
+        if best is None or measured["target"] < best[0]:
+            best = (measured["target"], epoch, copy.deepcopy(net.state_dict()))
+    # The epoch with the least validation error: later ones may have learnt
+    # the training games by heart.
+    net.load_state_dict(best[2])
+    print(f"the network of epoch {best[1]} is kept", flush=True)
 
     # The engine rounds the hand-made features' weights to centipieces:
     # use the rounded weights from here on, so that the fixtures agree.
-    if net.hand is not None:
-        with torch.no_grad():
-            net.hand.weight.copy_(torch.round(net.hand.weight * 100) / 100)
+    with torch.no_grad():
+        net.hand.weight.copy_(torch.round(net.hand.weight * 100) / 100)
     args.output.write_bytes(model.to_engine_bytes(net))
     print(f"network written to {args.output}")
+    weights = model.quantize(net)
+    engine = []
+    for start in range(0, len(validation), 2048):
+        batch = [part.numpy() for part in dataset.batch(validation[start : start + 2048])]
+        engine.append(model.integer_estimate(weights, *batch))
+    difference = np.abs(np.concatenate(engine) / 100 - predict(net, dataset, validation))
+    print(f"the engine's integer estimates differ from these by {difference.mean():.4f} pieces on average, "
+          f"{difference.max():.4f} at most")
     if args.fixtures:
         chosen = rng.choice(validation, size=min(200, len(validation)), replace=False)
         write_fixtures(args.fixtures, net, dataset, np.sort(chosen))

@@ -47,14 +47,14 @@ pub struct EngineConfig {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// The evaluation network; `None`: the linear evaluation, with
-    /// `weights` and `placement_eval`.
+    /// The evaluation network of the movement phase; `None`: the linear
+    /// evaluation, with `weights`.
     pub network: Option<&'static Network>,
     /// Weights of the linear evaluation.
     pub weights: Weights,
     /// How placements are chosen.
     pub placement: PlacementStrategy,
-    /// How the linear evaluation judges placement-phase positions.
+    /// How the search judges placement-phase positions.
     pub placement_eval: PlacementEval,
     /// Which search techniques are used (all by default).
     pub search: SearchOptions,
@@ -91,7 +91,7 @@ setters! {
         with_weights(weights: Weights);
         /// Sets how placements are chosen.
         with_placement(placement: PlacementStrategy);
-        /// Sets how the linear evaluation judges placement-phase positions.
+        /// Sets how the search judges placement-phase positions.
         with_placement_eval(placement_eval: PlacementEval);
         /// Sets which search techniques are used.
         with_search(search: SearchOptions);
@@ -168,8 +168,9 @@ impl Engine {
         };
         let evaluator = match config.network {
             Some(network) => Evaluator::network(network),
-            None => Evaluator::new(config.weights).with_placement(config.placement_eval),
-        };
+            None => Evaluator::new(config.weights),
+        }
+        .with_placement(config.placement_eval);
         Ok(Engine {
             evaluator,
             rng: ChaCha8Rng::seed_from_u64(config.seed),

@@ -6,7 +6,7 @@
 //! accumulators computed from scratch.
 
 use dvonn_ai::eval::{Network, features};
-use dvonn_core::{Cell, Color, Phase, Position, Setup, Stack};
+use dvonn_core::{Color, Phase, Position, Setup, Stack};
 
 /// A fixture line: the position, its features and the trainer's estimate.
 fn fixture(line: &str) -> (Position, Vec<i32>, f64) {
@@ -37,18 +37,20 @@ fn fixture(line: &str) -> (Position, Vec<i32>, f64) {
 fn the_engine_computes_what_the_trainer_computed() {
     let text = include_str!("data/network-fixtures.txt");
     let network = Network::shipped();
-    let mut worst: f64 = 0.0;
-    let mut count = 0;
+    let (mut worst, mut total, mut count): (f64, f64, usize) = (0.0, 0.0, 0);
     for line in text.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
         let (position, expected_features, trainer) = fixture(line);
         assert_eq!(features(&position).to_vec(), expected_features, "{position}");
         let engine = network.evaluate(&position).pieces();
         worst = worst.max((engine - trainer).abs());
+        total += (engine - trainer).abs();
         count += 1;
     }
     assert!(count >= 100, "{count} fixtures");
-    // The integer weights round the trainer's to 1/127 and 1/64: the
-    // estimates may differ by a few hundredths of a piece.
-    assert!(worst < 0.1, "the engine's estimate differs from the trainer's by up to {worst:.3} pieces");
-    let _ = Cell::ALL;
+    // The engine's integers round the trainer's weights to 1/512 and 1/256
+    // and its estimate to a centipiece: they differ by about a hundredth of
+    // a piece, rarely by a tenth.
+    let mean = total / count as f64;
+    assert!(mean < 0.03, "the engine's estimates differ from the trainer's by {mean:.3} pieces on average");
+    assert!(worst < 0.15, "the engine's estimate differs from the trainer's by up to {worst:.3} pieces");
 }

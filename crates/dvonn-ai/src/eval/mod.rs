@@ -230,8 +230,7 @@ pub fn final_margin(position: &Position) -> Score {
 
 /// An evaluation function: the [network](network) or the linear sum of
 /// features weighted by [`Weights`] for the movement phase, and the
-/// network or the [placement evaluation](placement) for the placement
-/// phase.
+/// [placement evaluation](placement) for the placement phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     weights: Weights,
@@ -253,13 +252,13 @@ impl Evaluator {
         Evaluator { weights, placement: PlacementEval::default(), network: None }
     }
 
-    /// The evaluation by `network`, in both phases.
+    /// The evaluation by `network` in the movement phase, and the default
+    /// placement evaluation.
     pub fn network(network: &'static Network) -> Evaluator {
         Evaluator { network: Some(network), ..Evaluator::new(Weights::TUNED) }
     }
 
-    /// This evaluator with another placement evaluation (for the linear
-    /// evaluation; the network judges placements itself).
+    /// This evaluator with another placement evaluation.
     pub fn with_placement(self, placement: PlacementEval) -> Evaluator {
         Evaluator { placement, ..self }
     }
@@ -278,8 +277,8 @@ impl Evaluator {
     /// where the game goes on; see [`final_margin`] for finished ones.
     pub fn evaluate(&self, position: &Position) -> Score {
         match self.network {
+            _ if position.phase() == dvonn_core::Phase::Placement => self.placement.evaluate(position),
             Some(network) => network.evaluate(position),
-            None if position.phase() == dvonn_core::Phase::Placement => self.placement.evaluate(position),
             None => Score::from_centipieces(self.weights.apply(&features(position), position.occupied().len())),
         }
     }
@@ -292,8 +291,7 @@ impl Evaluator {
         position: &Position,
         accumulator: impl FnOnce() -> &'a Accumulator,
     ) -> (Score, bool) {
-        let placement = position.phase() == dvonn_core::Phase::Placement;
-        if placement && self.network.is_none() {
+        if position.phase() == dvonn_core::Phase::Placement {
             return (self.placement.evaluate(position), false);
         }
         let (features, over) = features_and_end(position);

@@ -7,11 +7,16 @@
 //! of [`HIDDEN`] weights per stack into an *accumulator*, which a move
 //! changes only by the rows of the cells it touches, so the search keeps
 //! one per ply and updates it from the parent's ([`accumulator`]). The two
-//! accumulators, clipped to `[0, 127]`, the side to move's first, feed the
-//! output network of the position's [bucket](bucket): a layer of
-//! [`LAYER2`] clipped values, then the estimate of the final margin. A
-//! linear term over the hand-made [features](super::Feature) of the
-//! position completes the estimate.
+//! accumulators, clipped to `[0, 255]`, the side to move's first, feed the
+//! output network of the position's [bucket](bucket) (how full the board
+//! is): a layer of [`LAYER2`] clipped values, then the estimate of the
+//! final margin. A linear term over the hand-made [features](super::Feature)
+//! of the position completes the estimate: the network learns what the
+//! linear evaluation misses.
+//!
+//! The network judges the movement phase; placements are judged by the
+//! [placement evaluation](super::placement), which is fitted to deep
+//! searches of finished boards.
 //!
 //! The weights are learned by the trainer in the repository's `train/`
 //! folder, from the data of [`data`] (behind the `tuning` feature), and
@@ -25,7 +30,7 @@ pub mod inputs;
 
 use std::sync::LazyLock;
 
-use dvonn_core::{Cell, Color, Phase, Position};
+use dvonn_core::{Cell, Color, Position};
 
 use self::accumulator::Accumulator;
 use self::inputs::INPUTS;
@@ -36,40 +41,31 @@ use crate::score::Score;
 pub const HIDDEN: usize = 128;
 /// Values of the hidden layer of each bucket's output network.
 pub const LAYER2: usize = 16;
-/// Output networks: two for the placement phase, six for the movement
-/// phase (see [`bucket`]).
-pub const BUCKETS: usize = 8;
+/// Output networks, by how full the board is (see [`bucket`]).
+pub const BUCKETS: usize = 6;
 
-/// The accumulator's scale: a clipped value of 127 stands for 1.
-const QA: i32 = 127;
-/// The scale of the hidden and output layers' weights.
-const QB: i32 = 64;
-/// Output units per piece of margin.
-const OUTPUT_SCALE: i32 = QA * QB;
+/// The accumulator's scale: a clipped value of 512 stands for 1.
+const QA: i32 = 512;
+/// The scale of the hidden layer's weights: its sums stand for 1 as
+/// `QA * QB`.
+const QB: i32 = 256;
 
-/// Pieces placed from which the second placement bucket is used.
-const PLACEMENT_SPLIT: u32 = 25;
-/// Occupied cells below each of which the movement phase moves to its next
-/// bucket.
-const MOVEMENT_BOUNDS: [u32; 5] = [41, 33, 25, 17, 9];
+/// Occupied cells below each of which the next bucket is used.
+const BUCKET_BOUNDS: [u32; BUCKETS - 1] = [41, 33, 25, 17, 9];
 
-/// The output network that judges `position`: 0 and 1 for the placement
-/// phase (before and from [`PLACEMENT_SPLIT`] pieces placed), then 2 to 7
-/// for the movement phase as the board empties.
+/// The output network that judges `position`, a movement-phase position:
+/// 0 for 41 or more occupied cells, then one more for each bound of
+/// [`BUCKET_BOUNDS`] the board has emptied below, up to 5 for 8 cells or
+/// fewer.
 pub fn bucket(position: &Position) -> usize {
-    match position.phase() {
-        Phase::Placement => usize::from(position.placed() >= PLACEMENT_SPLIT),
-        Phase::Movement => {
-            let occupied = position.occupied().len();
-            2 + MOVEMENT_BOUNDS.iter().filter(|&&bound| occupied < bound).count()
-        }
-    }
+    let occupied = position.occupied().len();
+    BUCKET_BOUNDS.iter().filter(|&&bound| occupied < bound).count()
 }
 
 /// The first bytes of a network file.
 const MAGIC: &[u8; 8] = b"DVONNNET";
 /// The version of the file layout.
-const VERSION: u32 = 1;
+const VERSION: u32 = 3;
 
 /// Why a network file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -100,20 +96,41 @@ pub enum NetworkFileError {
     },
 }
 
-/// A network's weights, in the integer form the engine computes with.
-#[derive(Clone, PartialEq, Eq)]
+/// A network's weights, in the form the engine computes with.
+#[derive(Clone)]
 pub struct Network {
     /// Row `input`: the accumulator's change when the input is on.
     transformer: Box<[[i16; HIDDEN]]>,
     transformer_bias: [i16; HIDDEN],
-    /// Per bucket and hidden value: weights of both accumulators.
+    /// Per bucket and hidden value: the weights of both accumulators' clipped
+    /// values, the side to move's first.
     layer: Box<[[[i16; 2 * HIDDEN]; LAYER2]; BUCKETS]>,
     layer_bias: [[i32; LAYER2]; BUCKETS],
-    output: [[i32; LAYER2]; BUCKETS],
-    output_bias: [i32; BUCKETS],
+    /// Per bucket: pieces per unit of each hidden sum (the weights of the
+    /// file divided by `QA * QB`), in floating point: the output layer is
+    /// small, and its weights need more range than its inputs.
+    output: [[f32; LAYER2]; BUCKETS],
+    output_bias: [f32; BUCKETS],
     /// Centipieces per unit of each hand-made feature, per bucket.
     features: [[i32; FEATURES]; BUCKETS],
 }
+
+/// Two networks are equal when their weights are the same, bit for bit.
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        let bits = |network: &Network| {
+            (network.output.map(|row| row.map(f32::to_bits)), network.output_bias.map(f32::to_bits))
+        };
+        self.transformer == other.transformer
+            && self.transformer_bias == other.transformer_bias
+            && self.layer == other.layer
+            && self.layer_bias == other.layer_bias
+            && self.features == other.features
+            && bits(self) == bits(other)
+    }
+}
+
+impl Eq for Network {}
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -143,6 +160,9 @@ impl Reader<'_> {
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
     }
+    fn f32(&mut self) -> f32 {
+        f32::from_le_bytes(self.take())
+    }
 }
 
 impl Network {
@@ -151,8 +171,9 @@ impl Network {
     /// features as `u32`), then the feature transformer's weights (`i16`,
     /// input by input) and biases (`i16`), each bucket's hidden layer
     /// weights (`i16`, row by row) and biases (`i32`), the output weights
-    /// and biases (`i32`), and the feature weights (`i32` centipieces), all
-    /// little-endian.
+    /// and biases (`f32`, pieces), and the feature weights (`i32`
+    /// centipieces), all little-endian. The transformer's values stand for
+    /// 1 as 512, the hidden layer's weights as 256.
     pub const FILE_BYTES: usize = 32
         + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * LAYER2 * 2 * HIDDEN)
         + 4 * (BUCKETS * LAYER2 * 2 + BUCKETS + BUCKETS * FEATURES);
@@ -175,8 +196,9 @@ impl Network {
         let transformer_bias = std::array::from_fn(|_| reader.i16());
         let layer = Box::new(std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| reader.i16()))));
         let layer_bias = std::array::from_fn(|_| std::array::from_fn(|_| reader.i32()));
-        let output = std::array::from_fn(|_| std::array::from_fn(|_| reader.i32()));
-        let output_bias = std::array::from_fn(|_| reader.i32());
+        let unit = 1.0 / (QA * QB) as f32;
+        let output = std::array::from_fn(|_| std::array::from_fn(|_| reader.f32() * unit));
+        let output_bias = std::array::from_fn(|_| reader.f32());
         let features = std::array::from_fn(|_| std::array::from_fn(|_| reader.i32()));
         debug_assert!(reader.0.is_empty());
         Ok(Network { transformer, transformer_bias, layer, layer_bias, output, output_bias, features })
@@ -192,9 +214,9 @@ impl Network {
         Accumulator::new(self, position)
     }
 
-    /// The estimated final margin of `position` for the side to move,
-    /// computed from scratch (the search updates its accumulators instead).
-    /// Meant for positions where the game goes on.
+    /// The estimated final margin of `position`, a movement-phase position,
+    /// for the side to move, computed from scratch (the search updates its
+    /// accumulators instead). Meant for positions where the game goes on.
     pub fn evaluate(&self, position: &Position) -> Score {
         Score::from_centipieces(self.evaluate_with(&self.accumulator(position), position, &super::features(position)))
     }
@@ -208,18 +230,15 @@ impl Network {
         let (mine, theirs) = clipped.split_at_mut(HIDDEN);
         clip(accumulator.side(side), mine);
         clip(accumulator.side(!side), theirs);
-        let mut output = self.output_bias[bucket];
+        let mut pieces = self.output_bias[bucket];
         for ((weights, bias), out_weight) in
             self.layer[bucket].iter().zip(&self.layer_bias[bucket]).zip(&self.output[bucket])
         {
             let sum = bias + dot(&clipped, weights);
-            output += (sum / QB).clamp(0, QA) * out_weight;
+            pieces += sum.clamp(0, QA * QB) as f32 * out_weight;
         }
         let hand: i32 = self.features[bucket].iter().zip(features).map(|(w, f)| w * f).sum();
-        // Rounded to the nearest centipiece, halves away from zero.
-        let centipieces = i64::from(output) * 100;
-        let rounded = (centipieces + centipieces.signum() * i64::from(OUTPUT_SCALE / 2)) / i64::from(OUTPUT_SCALE);
-        rounded as i32 + hand
+        (pieces * 100.0).round() as i32 + hand
     }
 
     /// The transformer's row for `input`.
