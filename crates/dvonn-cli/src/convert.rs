@@ -255,13 +255,16 @@ pub fn checked_ply(requested: Option<usize>, replay: &Replay) -> Result<usize> {
 }
 
 /// `record` with its first `ply` moves only (the forced last placement
-/// filled in); a cut game's result is what the rules say after the cut.
+/// filled in) and the comments up to there; a cut game's result is what
+/// the rules say after the cut.
 fn truncated(record: &GameRecord, replay: &Replay, ply: usize) -> GameRecord {
     if ply == replay.moves.len() {
         return record.clone();
     }
     let mut cut = record.clone();
+    cut.fill_forced_placement();
     cut.moves = replay.moves[..ply].to_vec();
+    cut.comments.retain(|comment| comment.after <= ply);
     cut.result = RecordResult::of_position(&replay.positions[ply]);
     cut
 }

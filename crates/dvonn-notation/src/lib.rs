@@ -38,7 +38,8 @@ mod text;
 pub use codecup::CodeCupError;
 pub use little_golem::LittleGolemError;
 pub use record::{
-    GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch, ResultParseError,
+    Comment, GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch,
+    ResultParseError,
 };
 pub use sgf::SgfError;
 

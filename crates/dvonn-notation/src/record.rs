@@ -38,6 +38,13 @@
 //! - **The forced last placement.** A record may leave out the 49th
 //!   placement (the one empty cell), as Little Golem does: [`GameRecord::replay`]
 //!   puts it back in, and the writer always writes it.
+//! - **Comments.** A `{...}` comment belongs to the place it stands in the
+//!   moves: before the first move (a comment among the tags, too), or after
+//!   a move (one after the result token: after the last move). It is kept
+//!   in [`GameRecord::comments`] with its white space collapsed to single
+//!   spaces; an empty one is dropped. The writer puts each back in its
+//!   place, those before the first move on a line of their own, and may
+//!   break a long one across lines.
 //! - **Limits.** A record of more than [`MAX_PLIES`] plies is an error, so
 //!   that hostile input cannot grow a huge move list; reading is a single
 //!   pass over the text.
@@ -46,7 +53,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::text::{advance_chars, excerpt, is_space, line_col, strip_bom, with_forced_placement};
+use crate::text::{advance_chars, excerpt, is_space, line_col, missing_forced_placement, strip_bom};
 use dvonn_core::Bitboard;
 use dvonn_core::Color;
 use dvonn_core::IllegalMoveReason;
@@ -159,7 +166,18 @@ impl FromStr for RecordResult {
     }
 }
 
-/// A game: tags, the position it starts from, its moves and its result.
+/// A comment of a record, and where it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    /// How many moves come before it: 0 before the first move, `n` right
+    /// after the `n`-th move (`moves[n - 1]`).
+    pub after: usize,
+    /// The text, without the braces.
+    pub text: String,
+}
+
+/// A game: tags, the position it starts from, its moves, its comments and
+/// its result.
 ///
 /// The reserved tags `Setup`, `Position` and `Result` are not kept in
 /// [`tags`](GameRecord::tags): they are read into [`start`](GameRecord::start)
@@ -169,17 +187,18 @@ impl FromStr for RecordResult {
 /// ```
 /// use dvonn_core::Position;
 /// use dvonn_notation::{GameRecord, RecordResult};
-/// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a comment} F3\n";
+/// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a  good\nmove} F3\n";
 /// let record = GameRecord::parse(text).unwrap();
 /// assert_eq!(record.tag("White"), Some("Ann"));
 /// assert_eq!(record.moves.len(), 4);
+/// assert_eq!((record.comments[0].after, record.comments[0].text.as_str()), (3, "a good move"));
 /// assert_eq!(record.result, RecordResult::Unfinished);
 /// let replay = record.replay().unwrap();
 /// assert_eq!(replay.positions.len(), 5);
 /// assert_eq!(replay.final_position().side_to_move(), dvonn_core::Color::White);
 /// // The canonical writing reads back to the same record.
 /// assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
-/// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 F3 *\n");
+/// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 {a good move} F3 *\n");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -191,6 +210,10 @@ pub struct GameRecord {
     /// The moves, as written (a missing forced last placement stays missing
     /// here; [`GameRecord::replay`] and the writer fill it in).
     pub moves: Vec<Move>,
+    /// The comments, in the order of the places they stand in
+    /// ([`Comment::after`]), each with its white space collapsed to single
+    /// spaces (see [`GameRecord::add_comment`]).
+    pub comments: Vec<Comment>,
     /// The result.
     pub result: RecordResult,
 }
@@ -204,7 +227,13 @@ impl Default for GameRecord {
 impl GameRecord {
     /// A record of no moves from `start`, without tags, unfinished.
     pub fn new(start: Position) -> GameRecord {
-        GameRecord { tags: Vec::new(), start, moves: Vec::new(), result: RecordResult::Unfinished }
+        GameRecord {
+            tags: Vec::new(),
+            start,
+            moves: Vec::new(),
+            comments: Vec::new(),
+            result: RecordResult::Unfinished,
+        }
     }
 
     /// Reads a record. Only the syntax is checked here (and that the
@@ -247,12 +276,45 @@ impl GameRecord {
         true
     }
 
+    /// Adds a comment after the first `after` moves (0: before the first
+    /// move), after the comments already there. Its white space, line
+    /// breaks included, is collapsed to single spaces, and a `}` (which
+    /// would end it) becomes `)`. Returns `false`, and adds nothing, when
+    /// nothing but white space is left.
+    ///
+    /// ```
+    /// use dvonn_notation::GameRecord;
+    /// let mut record = GameRecord::parse("E3 D3").unwrap();
+    /// assert!(record.add_comment(1, "  a {good}\n start "));
+    /// assert!(record.add_comment(0, "Casual"));
+    /// assert!(!record.add_comment(2, " \n "));
+    /// assert_eq!(record.to_string(), "[Setup \"placement\"]\n[Result \"*\"]\n\n{Casual}\n1. E3 {a {good) start} D3 *\n");
+    /// ```
+    pub fn add_comment(&mut self, after: usize, text: &str) -> bool {
+        let text = comment_text(text);
+        if text.is_empty() {
+            return false;
+        }
+        let at = self.comments.partition_point(|comment| comment.after <= after);
+        self.comments.insert(at, Comment { after, text });
+        true
+    }
+
+    /// The texts of the comments after the first `after` moves (0: before
+    /// the first move), in order.
+    pub fn comments_after(&self, after: usize) -> impl Iterator<Item = &str> {
+        self.comments.iter().filter(move |comment| comment.after == after).map(|comment| comment.text.as_str())
+    }
+
     /// Adds the forced 49th placement where the record leaves it out (see
     /// the module documentation): decided from the cells alone, without
-    /// checking the moves.
+    /// checking the moves. The comments after it move with the moves.
     pub fn fill_forced_placement(&mut self) {
-        if let Some(moves) = with_forced_placement(&self.start, &self.moves) {
-            self.moves = moves;
+        if let Some((ply, placement)) = missing_forced_placement(&self.start, &self.moves) {
+            self.moves.insert(ply, placement);
+            for comment in self.comments.iter_mut().filter(|comment| comment.after > ply) {
+                comment.after += 1;
+            }
         }
     }
 
@@ -286,6 +348,12 @@ impl GameRecord {
 /// `value` with line breaks turned into spaces.
 fn one_line(value: &str) -> String {
     value.replace(['\n', '\r'], " ")
+}
+
+/// The text of a comment as records hold it: white space collapsed to
+/// single spaces, none at either end, and `}` (which would end it) as `)`.
+fn comment_text(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace('}', ")")
 }
 
 /// The moves of a record replayed: every position, the moves with the
@@ -517,6 +585,7 @@ struct Parser<'a> {
     result_tag: Option<RecordResult>,
     result_token: Option<RecordResult>,
     moves: Vec<Move>,
+    comments: Vec<Comment>,
     in_moves: bool,
 }
 
@@ -534,6 +603,7 @@ impl<'a> Parser<'a> {
             result_tag: None,
             result_token: None,
             moves: Vec::new(),
+            comments: Vec::new(),
             in_moves: false,
         }
     }
@@ -550,7 +620,7 @@ impl<'a> Parser<'a> {
             }
             match self.bytes.get(self.pos) {
                 None => break,
-                Some(b'{') => self.skip_comment()?,
+                Some(b'{') => self.read_comment()?,
                 Some(b'[') if !self.in_moves => self.parse_tag()?,
                 Some(b'[') => return Err(self.error(self.pos, RecordErrorKind::TagAfterMoves)),
                 Some(_) => {
@@ -574,19 +644,22 @@ impl<'a> Parser<'a> {
             None => Position::new(),
         };
         let result = self.result_tag.or(self.result_token).unwrap_or(RecordResult::Unfinished);
-        Ok(GameRecord { tags: self.tags, start, moves: self.moves, result })
+        Ok(GameRecord { tags: self.tags, start, moves: self.moves, comments: self.comments, result })
     }
 
-    /// Skips the comment that starts at `self.pos`.
-    fn skip_comment(&mut self) -> Result<(), RecordError> {
+    /// Reads the comment that starts at `self.pos`, which stands after the
+    /// moves read so far.
+    fn read_comment(&mut self) -> Result<(), RecordError> {
         let open = self.pos;
-        match self.text[open..].find('}') {
-            Some(at) => {
-                self.pos = open + at + 1;
-                Ok(())
-            }
-            None => Err(self.error(open, RecordErrorKind::UnterminatedComment)),
+        let Some(at) = self.text[open..].find('}') else {
+            return Err(self.error(open, RecordErrorKind::UnterminatedComment));
+        };
+        let text = comment_text(&self.text[open + 1..open + at]);
+        if !text.is_empty() {
+            self.comments.push(Comment { after: self.moves.len(), text });
         }
+        self.pos = open + at + 1;
+        Ok(())
     }
 
     fn skip_blanks(&mut self) {
@@ -767,6 +840,17 @@ fn escape(value: &str) -> String {
     out
 }
 
+/// Appends the words of a comment holding `text` (not empty, white space
+/// collapsed), braces included, to `words`.
+fn comment_words(words: &mut Vec<(String, bool)>, text: &str) {
+    let count = text.split(' ').count();
+    for (index, word) in text.split(' ').enumerate() {
+        let open = if index == 0 { "{" } else { "" };
+        let close = if index + 1 == count { "}" } else { "" };
+        words.push((format!("{open}{word}{close}"), false));
+    }
+}
+
 /// The longest line of moves the writer produces.
 const LINE_WIDTH: usize = 80;
 
@@ -791,10 +875,11 @@ pub(crate) fn wrap_words(out: &mut String, words: impl IntoIterator<Item = (Stri
 }
 
 /// The canonical writing: the tags (escaped, reserved ones from `start` and
-/// `result`), a blank line, the moves with `N.` numbers wrapped at 80
-/// columns (the pair of plies where movement begins starts a new line), and
-/// the result token. The forced last placement is written even when the
-/// record leaves it out.
+/// `result`), a blank line, the comments before the first move on a line of
+/// their own, the moves with `N.` numbers and each comment after its move,
+/// wrapped at 80 columns (the pair of plies where movement begins starts a
+/// new line), and the result token. The forced last placement is written
+/// even when the record leaves it out.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in self.tags.iter().filter(|(name, _)| !is_reserved_tag(name)) {
@@ -808,20 +893,31 @@ impl fmt::Display for GameRecord {
         }
         writeln!(f, "[{RESULT} \"{}\"]", self.result)?;
         writeln!(f)?;
-        let filled = with_forced_placement(&self.start, &self.moves);
-        let moves = filled.as_deref().unwrap_or(&self.moves);
+        let mut filled = self.clone();
+        filled.fill_forced_placement();
+        // In the order of their places (the field is public).
+        filled.comments.sort_by_key(|comment| comment.after);
+        let moves = &filled.moves;
         // The pair of plies in which the first movement (or pass) falls
         // starts a line, when placements come before it.
         let break_pair = moves.iter().position(|mv| !mv.is_placement()).filter(|&ply| ply >= 2).map(|ply| ply / 2);
-        let words = moves.iter().enumerate().map(|(ply, mv)| {
-            if ply % 2 == 0 {
-                (format!("{}. {mv}", ply / 2 + 1), break_pair == Some(ply / 2))
-            } else {
-                (mv.to_string(), false)
+        let mut words = Vec::new();
+        let mut comments = filled.comments.iter().peekable();
+        for ply in 0..=moves.len() {
+            while let Some(comment) = comments.next_if(|comment| comment.after <= ply || ply == moves.len()) {
+                comment_words(&mut words, &comment_text(&comment.text));
             }
-        });
+            let Some(mv) = moves.get(ply) else { break };
+            if ply % 2 == 0 {
+                let break_before = break_pair == Some(ply / 2) || (ply == 0 && !words.is_empty());
+                words.push((format!("{}. {mv}", ply / 2 + 1), break_before));
+            } else {
+                words.push((mv.to_string(), false));
+            }
+        }
         let mut text = String::new();
-        wrap_words(&mut text, words.chain(std::iter::once((self.result.to_string(), false))));
+        words.push((self.result.to_string(), false));
+        wrap_words(&mut text, words);
         f.write_str(&text)
     }
 }
@@ -980,6 +1076,49 @@ mod tests {
     }
 
     #[test]
+    fn comments_keep_their_places_through_reading_and_writing() {
+        let text = "{before the tags} [Event \"x\"] {on the tag line}\n\n{first\n  one} 1. E3 {after E3} {and again} D3\n2. C3 * {after the result}";
+        let record = GameRecord::parse(text).unwrap();
+        let places: Vec<(usize, &str)> = record.comments.iter().map(|c| (c.after, c.text.as_str())).collect();
+        assert_eq!(
+            places,
+            [
+                (0, "before the tags"),
+                (0, "on the tag line"),
+                (0, "first one"),
+                (1, "after E3"),
+                (1, "and again"),
+                (3, "after the result")
+            ]
+        );
+        assert_eq!(record.comments_after(1).collect::<Vec<_>>(), ["after E3", "and again"]);
+        let written = record.to_string();
+        assert!(
+            written.ends_with(
+                "\n\n{before the tags} {on the tag line} {first one}\n1. E3 {after E3} {and again} D3 2. C3 {after the result} *\n"
+            ),
+            "{written}"
+        );
+        assert_eq!(GameRecord::parse(&written).unwrap(), record);
+        assert!(GameRecord::parse("E3 {} D3 {  \n }").unwrap().comments.is_empty());
+    }
+
+    #[test]
+    fn long_comments_are_wrapped_and_read_back_whole() {
+        let mut record = GameRecord::parse("E3 D3").unwrap();
+        let long = "word ".repeat(40);
+        assert!(record.add_comment(2, &long));
+        let text = record.to_string();
+        assert!(text.lines().all(|line| line.chars().count() <= 80), "{text}");
+        assert!(text.lines().count() > 5, "{text}");
+        assert_eq!(GameRecord::parse(&text).unwrap(), record);
+        // A comment pushed by hand, out of order and untidy, is written tidy.
+        record.comments.insert(0, Comment { after: 1, text: " a}b ".into() });
+        let read = GameRecord::parse(&record.to_string()).unwrap();
+        assert_eq!(read.comments[0], Comment { after: 1, text: "a)b".into() });
+    }
+
+    #[test]
     fn the_forced_placement_is_filled_in_by_replay_and_writing() {
         // Place 48 pieces row by row, leave K5 empty, then move.
         let cells: Vec<_> = dvonn_core::Cell::ALL.iter().take(48).map(|c| Move::Place(*c)).collect();
@@ -1002,5 +1141,12 @@ mod tests {
         filled.fill_forced_placement();
         assert_eq!(filled.moves, replay.moves);
         assert_eq!(GameRecord::parse(&text).unwrap(), filled);
+        // Comments after the missing placement move with the moves.
+        record.add_comment(48, "last placement");
+        record.add_comment(49, "first movement");
+        let read = GameRecord::parse(&record.to_string()).unwrap();
+        let places: Vec<usize> = read.comments.iter().map(|comment| comment.after).collect();
+        assert_eq!(places, [48, 50]);
+        assert_eq!(read.moves[49], first);
     }
 }

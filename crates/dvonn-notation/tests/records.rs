@@ -579,13 +579,26 @@ fn records_with_everything_round_trip() {
 }
 
 #[test]
-fn comments_are_ignored_wherever_they_are() {
+fn comments_may_stand_anywhere_and_change_no_move() {
     let plain = GameRecord::parse("[White \"a\"]\n\n1. E3 D3 2. C3 *").unwrap();
     let commented = GameRecord::parse(
         "{before the tags}\n[White \"a\"] {after a tag}\n{between\nlines}\n1.{glued}E3{glued}D3 {x} 2. C3 * {after the result}",
     )
     .unwrap();
-    assert_eq!(commented, plain);
+    assert_eq!((&commented.tags, &commented.moves, commented.result), (&plain.tags, &plain.moves, plain.result));
+    let places: Vec<(usize, &str)> = commented.comments.iter().map(|c| (c.after, c.text.as_str())).collect();
+    assert_eq!(
+        places,
+        [
+            (0, "before the tags"),
+            (0, "after a tag"),
+            (0, "between lines"),
+            (0, "glued"),
+            (1, "glued"),
+            (2, "x"),
+            (3, "after the result")
+        ]
+    );
 }
 
 #[test]
