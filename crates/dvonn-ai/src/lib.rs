@@ -15,7 +15,9 @@
 //!   self-play games;
 //! - placement phase: the same search, with an evaluation of unfinished
 //!   boards made of local patterns whose weights are fitted to deep
-//!   searches of finished boards ([`eval::placement`]).
+//!   searches of finished boards ([`eval::placement`]);
+//! - game review ([`review`]): every position of a game searched, every
+//!   move judged against the engine's, the evaluation graph as SVG.
 //!
 //! A complete program, with `dvonn-ai` and `dvonn-core` as its
 //! dependencies: a search on two threads that prints each iteration.
@@ -79,6 +81,7 @@ mod level;
 mod limits;
 mod observer;
 mod placement;
+pub mod review;
 mod score;
 mod search;
 mod time;

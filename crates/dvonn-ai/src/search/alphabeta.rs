@@ -409,6 +409,18 @@ impl<'a> Searcher<'a> {
         best.map(|(value, mv)| (Value { score: value.score, proven }, mv))
     }
 
+    /// The value of the root move `mv` at `depth`, searched below the best
+    /// move's value `best` of the same iteration: exact when the move is no
+    /// better than that (as it should be), a bound above `best` when the
+    /// search finds it better after all. `None` when the search was stopped.
+    pub(crate) fn search_root_move(&mut self, position: &Position, mv: Move, depth: i32, best: i32) -> Option<Value> {
+        let mut child = Position::new();
+        position.play_into(mv, &mut child);
+        // A root with a choice of moves: no forced-move extension.
+        let value = self.search_child(position, &child, depth - 1, 0, -Score::INFINITE.centipieces(), best + 1);
+        (!self.stopped).then_some(value)
+    }
+
     /// Prepares for a new search (keeps the history, halved).
     pub(crate) fn new_search(&mut self) {
         self.ordering.new_search();
