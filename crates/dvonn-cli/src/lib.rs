@@ -25,6 +25,7 @@ mod perft;
 mod play;
 mod render;
 mod replay;
+mod review;
 pub mod serve;
 mod tune;
 mod tune_placement;
@@ -57,6 +58,8 @@ enum Command {
     Render(render::Args),
     /// Check a game record move by move and print its final position and result.
     Replay(replay::Args),
+    /// Review a game: search every position, find the mistakes and better moves.
+    Review(review::Args),
     /// Count the move sequences of a given length (move generator check).
     Perft(perft::Args),
     /// Fit the evaluation weights to self-play games.
@@ -83,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::TunePlacement(args) => tune_placement::run(&args),

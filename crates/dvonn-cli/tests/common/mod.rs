@@ -174,3 +174,49 @@ pub fn file_names(directory: &Path) -> Vec<String> {
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
+
+/// Runs `dvonn` with `args` and standard error on a pseudo-terminal (as in
+/// a shell, so that progress is drawn), waits until the terminal shows
+/// `shown` (at most a minute), and interrupts it as Ctrl-C does (SIGINT).
+/// Returns its output and everything the terminal showed.
+#[cfg(unix)]
+pub fn interrupt_when_shown(args: &[&str], shown: &str) -> (Output, String) {
+    use std::io::Read;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let pty = nix::pty::openpty(None, None).expect("a pseudo-terminal");
+    let child = Command::new(env!("CARGO_BIN_EXE_dvonn"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(pty.slave))
+        .spawn()
+        .expect("the dvonn binary runs");
+    // The terminal, read as it is written to: the reader ends with an error
+    // once the program has exited.
+    let (sender, receiver) = mpsc::channel();
+    let mut terminal = std::fs::File::from(pty.master);
+    std::thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        while let Ok(n @ 1..) = terminal.read(&mut buffer) {
+            if sender.send(String::from_utf8_lossy(&buffer[..n]).into_owned()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = String::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !screen.contains(shown) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let text = receiver.recv_timeout(left).unwrap_or_else(|_| panic!("{shown:?} not shown after 60 s: {screen:?}"));
+        screen.push_str(&text);
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).expect("a signal");
+    let output = child.wait_with_output().expect("the dvonn binary finishes");
+    screen.extend(receiver.iter());
+    (output, screen)
+}
