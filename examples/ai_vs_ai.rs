@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
-use dvonn::ai::{Engine, EngineConfig, EnginePlayer, Game, Level, Limits, PlacementStrategy, Weights};
+use dvonn::ai::{Engine, EngineConfig, EnginePlayer, Level, Limits, PlacementStrategy, Referee, Weights};
 use dvonn::notation::diagram::{DiagramOptions, LEGEND, diagram};
 use dvonn::rules::{Color, Phase, Position};
 
@@ -154,14 +154,14 @@ fn main() -> Result<(), String> {
         // Colours alternate: in even games the first player has White.
         let a_is_white = game_number % 2 == 0;
         let (white, black) = if a_is_white { (&mut a, &mut b) } else { (&mut b, &mut a) };
-        let mut game = Game::new(if args.random_setup {
+        let mut referee = Referee::new(if args.random_setup {
             Position::random_setup_from_seed(args.seed.wrapping_mul(1000).wrapping_add(game_number as u64 / 2))
         } else {
             Position::new()
         });
         for (color, player) in Color::BOTH.into_iter().zip([&mut *white, &mut *black]) {
             player.engine.new_game();
-            game.set_clock(color, player.clocked.then_some(time));
+            referee.set_clock(color, player.clocked.then_some(time));
         }
         println!(
             "\n=== game {} of {}: {} (White) vs {} (Black) ===",
@@ -171,8 +171,9 @@ fn main() -> Result<(), String> {
             black.name
         );
         loop {
-            let mover = if game.position().side_to_move() == Color::White { &mut *white } else { &mut *black };
-            let Some(played) = game.step(&mut mover.engine, &mut ()) else { break };
+            let mover = if referee.position().side_to_move() == Color::White { &mut *white } else { &mut *black };
+            let side = referee.position().side_to_move();
+            let Some(played) = referee.step(&mut mover.engine, &mut ()) else { break };
             let result = mover.engine.last_search().expect("the move was searched");
             // A move without search (forced, or a heuristic placement)
             // counts no nodes.
@@ -182,42 +183,42 @@ fn main() -> Result<(), String> {
                 let exact = if result.exact { " exact" } else { "" };
                 format!("score {}{exact}, depth {}, {} nodes", result.score, result.depth, result.nodes)
             };
-            let ply = game.history().len() - 1;
+            let ply = referee.game().len() - 1;
             println!(
                 "ply {ply:>2}  {:<5} {:<5} {:<5} {:>5} ms  ({detail}){}",
-                played.side().to_string(),
+                side.to_string(),
                 mover.name,
                 played.mv,
-                played.time.as_millis(),
+                referee.times()[ply].as_millis(),
                 if played.removed.is_empty() { String::new() } else { format!("  removes {}", played.removed.len()) }
             );
             // During placement the board is shown when it is full; from then
             // on after every move.
-            if !args.quiet && (game.position().phase() == Phase::Movement) {
+            if !args.quiet && (referee.position().phase() == Phase::Movement) {
                 let mut options = DiagramOptions::default().with_last_move(played.mv).with_removed(played.removed);
-                options.previous_move = ply.checked_sub(1).map(|i| game.history()[i].mv);
-                println!("{}", diagram(game.position(), &options));
+                options.previous_move = ply.checked_sub(1).map(|i| referee.game().plies()[i].mv);
+                println!("{}", diagram(referee.position(), &options));
             }
         }
         let clocks = format!(
             "clocks left: White {:.2} s, Black {:.2} s",
-            time.saturating_sub(game.used(Color::White)).as_secs_f64(),
-            time.saturating_sub(game.used(Color::Black)).as_secs_f64()
+            time.saturating_sub(referee.used(Color::White)).as_secs_f64(),
+            time.saturating_sub(referee.used(Color::Black)).as_secs_f64()
         );
-        let ending = game.ending().expect("the game is over");
+        let outcome = referee.outcome();
         let a_color = if a_is_white { Color::White } else { Color::Black };
-        let a_result = match ending.winner() {
+        let a_result = match outcome.winner() {
             None => Ordering::Equal,
             Some(winner) if winner == a_color => Ordering::Greater,
             Some(_) => Ordering::Less,
         };
-        let a_margin = match ending.forfeit() {
+        let a_margin = match referee.forfeit() {
             Some((loser, reason)) => {
                 println!("result: {loser} forfeits: {reason}  ({clocks})");
                 0
             }
             None => {
-                let (white, black) = (game.position().pieces(Color::White), game.position().pieces(Color::Black));
+                let (white, black) = (referee.position().pieces(Color::White), referee.position().pieces(Color::Black));
                 println!("result: {white}-{black}  ({clocks})");
                 let margin = i64::from(white) - i64::from(black);
                 if a_is_white { margin } else { -margin }

@@ -11,11 +11,12 @@
 use std::path::Path;
 
 /// The files whose snippets users read first, relative to the workspace root.
-const FILES: [&str; 8] = [
+const FILES: [&str; 9] = [
     "README.md",
     "crates/dvonn-core/README.md",
     "crates/dvonn-notation/README.md",
     "crates/dvonn-ai/README.md",
+    "crates/dvonn-serve/README.md",
     "src/lib.rs",
     "crates/dvonn-core/src/lib.rs",
     "crates/dvonn-ai/src/lib.rs",
@@ -79,8 +80,8 @@ fn every_snippet_is_a_complete_program() {
             checked += 1;
         }
     }
-    // The top README, the three crate READMEs and both crate-level examples.
-    assert!(checked >= 6, "only {checked} snippets found");
+    // The top README, the four crate READMEs and both crate-level examples.
+    assert!(checked >= 7, "only {checked} snippets found");
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn check_moves_and_end(position: &Position) {
     let moves = position.legal_moves();
     let over = position.is_game_over();
     assert_eq!(moves.is_empty(), over, "{position}: {moves:?}");
-    assert_eq!(position.outcome().is_some(), over, "{position}");
+    assert_eq!(position.outcome().is_over(), over, "{position}");
     let side = position.side_to_move();
     let must_pass =
         position.phase() == Phase::Movement && !position.has_jump(side) && position.has_jump(side.opponent());

@@ -12,7 +12,7 @@
 #![no_main]
 
 use dvonn_core::Phase;
-use dvonn_notation::{Format, GameRecord, RecordResult, read_any, write};
+use dvonn_notation::{Format, GameRecord, read_any, write};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
 
 fn check_record(record: &GameRecord) {
     let Ok(replay) = record.replay() else { return };
-    let _ = replay.check_result(record.result);
+    let _ = record.check_result(&replay);
     let written = write(record, Format::Record).expect("any record can be written as a game record");
     let read = GameRecord::parse(&written).unwrap_or_else(|error| panic!("{error}\n{written}"));
     assert_eq!(read.start, record.start, "{written}");
@@ -44,24 +44,24 @@ fn check_record(record: &GameRecord) {
     filled.fill_forced_placement();
     assert_eq!(read.comments, filled.comments, "{written}");
     let again = read.replay().unwrap_or_else(|error| panic!("{error}\n{written}"));
-    assert_eq!(again.moves, replay.moves, "{written}");
-    assert_eq!(again.positions, replay.positions, "{written}");
-    assert_eq!(again.removed, replay.removed, "{written}");
+    assert_eq!(again.moves().collect::<Vec<_>>(), replay.moves().collect::<Vec<_>>(), "{written}");
+    assert_eq!(again.positions(), replay.positions(), "{written}");
+    assert_eq!(again.plies(), replay.plies(), "{written}");
     assert_eq!(read.to_string(), written, "writing what was read gives the same text");
-    assert_eq!(RecordResult::of_position(again.final_position()), replay.result());
+    assert_eq!(again.position().outcome(), replay.position().outcome());
 
     for format in [Format::LittleGolem, Format::CodeCup] {
         let Ok(text) = write(record, format) else { continue };
         let back = read_any(&text, Some(format)).unwrap_or_else(|error| panic!("{format}: {error}\n{text}"));
         let back_replay = back.replay().unwrap_or_else(|error| panic!("{format}: {error}\n{text}"));
         assert_eq!(back.start, record.start, "{format}:\n{text}");
-        let mut moves = replay.moves.clone();
-        let last = replay.final_position();
+        let mut moves: Vec<_> = replay.moves().collect();
+        let last = replay.position();
         if format == Format::LittleGolem && last.phase() == Phase::Placement && last.placed() == 48 {
             // Little Golem leaves out the forced 49th placement, so a game
             // that stops right before it reads back with it.
             moves.extend(last.legal_moves());
         }
-        assert_eq!(back_replay.moves, moves, "{format}:\n{text}");
+        assert_eq!(back_replay.moves().collect::<Vec<_>>(), moves, "{format}:\n{text}");
     }
 }

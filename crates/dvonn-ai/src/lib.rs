@@ -19,6 +19,11 @@
 //! - game review ([`review`]): every position of a game searched, every
 //!   move judged against the engine's, the evaluation graph as SVG.
 //!
+//! [`Referee`] plays games: it asks [`Player`]s (the engine, a random
+//! player, any other) for their moves on a clock, checks and times them,
+//! and records them in a [`dvonn_core::Game`]; a player that breaks the
+//! rules loses by [`Forfeit`].
+//!
 //! A complete program, with `dvonn-ai` and `dvonn-core` as its
 //! dependencies: a search on two threads that prints each iteration.
 //!
@@ -89,7 +94,7 @@ mod tt;
 
 pub use engine::{Engine, EngineConfig, EngineError, ThreadStartError};
 pub use eval::{Evaluator, Weights};
-pub use game::{Ending, EnginePlayer, Forfeit, Game, GameObserver, PlayedMove, Player, RandomPlayer};
+pub use game::{EnginePlayer, Forfeit, GameObserver, Player, RandomPlayer, Referee};
 pub use level::{Level, UnknownLevel};
 pub use limits::{Clock, Limits, StopHandle};
 pub use observer::{Observer, SearchInfo};

@@ -19,8 +19,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
+use dvonn_core::Game;
+use dvonn_notation::GameRecord;
 use dvonn_notation::{Format, write};
-use dvonn_notation::{GameRecord, RecordResult, Replay};
 
 use crate::input::read_game;
 use crate::output::{emit, progress_bar};
@@ -132,17 +133,17 @@ fn is_directory_name(out: &Path) -> bool {
 /// The game in `input` in the `--to` format.
 fn convert(input: &Path, args: &Args) -> Result<String> {
     let name = input.display();
-    let (record, replay) = read_game(input, args.from.map(InputFormat::format))?;
-    let ply = checked_ply(args.ply, &replay).with_context(|| format!("{name}"))?;
+    let (record, game) = read_game(input, args.from.map(InputFormat::format))?;
+    let ply = checked_ply(args.ply, &game).with_context(|| format!("{name}"))?;
     Ok(match args.to {
-        OutputFormat::Position => format!("{}\n", replay.positions[ply]),
+        OutputFormat::Position => format!("{}\n", game.positions()[ply]),
         OutputFormat::Record | OutputFormat::Lg | OutputFormat::Codecup => {
             let format = match args.to {
                 OutputFormat::Lg => Format::LittleGolem,
                 OutputFormat::Codecup => Format::CodeCup,
                 _ => Format::Record,
             };
-            let record = truncated(&record, &replay, ply);
+            let record = truncated(&record, &game, ply);
             write(&record, format).with_context(|| format!("cannot write {name} as a {format}"))?
         }
     })
@@ -245,8 +246,8 @@ fn output_name(input: &Path, format: OutputFormat) -> String {
 }
 
 /// The ply `requested` (default: the last), checked against the game.
-pub fn checked_ply(requested: Option<usize>, replay: &Replay) -> Result<usize> {
-    let plies = replay.moves.len();
+pub fn checked_ply(requested: Option<usize>, game: &Game) -> Result<usize> {
+    let plies = game.len();
     match requested {
         None => Ok(plies),
         Some(ply) if ply <= plies => Ok(ply),
@@ -257,15 +258,15 @@ pub fn checked_ply(requested: Option<usize>, replay: &Replay) -> Result<usize> {
 /// `record` with its first `ply` moves only (the forced last placement
 /// filled in) and the comments up to there; a cut game's result is what
 /// the rules say after the cut.
-fn truncated(record: &GameRecord, replay: &Replay, ply: usize) -> GameRecord {
-    if ply == replay.moves.len() {
+fn truncated(record: &GameRecord, game: &Game, ply: usize) -> GameRecord {
+    if ply == game.len() {
         return record.clone();
     }
     let mut cut = record.clone();
     cut.fill_forced_placement();
-    cut.moves = replay.moves[..ply].to_vec();
+    cut.moves = game.moves().take(ply).collect();
     cut.comments.retain(|comment| comment.after <= ply);
-    cut.result = RecordResult::of_position(&replay.positions[ply]);
+    cut.result = game.positions()[ply].outcome();
     cut
 }
 

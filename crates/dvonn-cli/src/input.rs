@@ -7,8 +7,8 @@ use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use dvonn_core::Position;
-use dvonn_notation::{Format, GameRecord, Replay};
+use dvonn_core::{Game, Position};
+use dvonn_notation::{Format, GameRecord};
 use dvonn_notation::{ReadError, read_any, sgf};
 
 /// The largest input any subcommand reads: game records and positions are
@@ -48,7 +48,9 @@ pub fn read_text(path: &Path) -> Result<String> {
     if Format::detect(&String::from_utf8_lossy(&bytes)) == Some(Format::Sgf) {
         return match sgf::decode(&bytes) {
             Ok(text) => Ok(text.into_owned()),
-            Err(error) => Err(ReadError::Sgf(error)).with_context(|| format!("cannot read {name}")),
+            Err(error) => {
+                Err(ReadError::Parse { format: Format::Sgf, error }).with_context(|| format!("cannot read {name}"))
+            }
         };
     }
     match String::from_utf8(bytes) {
@@ -126,18 +128,18 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
 /// Reads the game in `path` (`-`: standard input) in `format` (`None`:
 /// detected) and replays it, checking every move and the recorded score.
 /// Errors name the file, and the move for an illegal one.
-pub fn read_game(path: &Path, format: Option<Format>) -> Result<(GameRecord, Replay)> {
+pub fn read_game(path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
     parse_game(&read_text(path)?, path, format)
 }
 
 /// [`read_game`] for the `text` already read from `path`.
-pub fn parse_game(text: &str, path: &Path, format: Option<Format>) -> Result<(GameRecord, Replay)> {
+pub fn parse_game(text: &str, path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
     let name = path.display();
     if text.trim().is_empty() {
         bail!("{name} is empty: expected a DVONN game");
     }
     let record = read_any(text, format).with_context(|| format!("cannot read {name}"))?;
-    let replay = record.replay().with_context(|| format!("{name}"))?;
-    replay.check_result(record.result).with_context(|| format!("{name}"))?;
-    Ok((record, replay))
+    let game = record.replay().with_context(|| format!("{name}"))?;
+    record.check_result(&game).with_context(|| format!("{name}"))?;
+    Ok((record, game))
 }

@@ -1,8 +1,12 @@
 //! The `dvonn` command line, as a library: every subcommand is a module
 //! with an `Args` struct (clap) and a `run` function. The modules are
-//! private but for [`codecup`] and [`serve`], which the tests and fuzz
-//! targets drive in-process; the other tests run the binary. The binary
-//! (`src/main.rs`) only calls [`main`].
+//! private but for [`codecup`], which the tests and fuzz targets drive
+//! in-process; the other tests run the binary. The binary (`src/main.rs`)
+//! only calls [`main`].
+//!
+//! Cargo features: `serve` (on by default) gives `dvonn serve`, the web
+//! server of the `dvonn-serve` crate; without it the command builds
+//! without a web server (no tokio, no axum).
 
 /// `println!` that returns the error of the write instead of panicking:
 /// standard output may be a pipe its reader has closed (`dvonn ... | head`).
@@ -26,7 +30,9 @@ mod play;
 mod render;
 mod replay;
 mod review;
-pub mod serve;
+#[cfg(feature = "serve")]
+mod serve;
+mod shard;
 mod tune;
 mod tune_placement;
 
@@ -67,6 +73,7 @@ enum Command {
     /// Make the placement evaluation's weights: play and label placement phases, then fit.
     TunePlacement(tune_placement::Args),
     /// Play and analyse in a web browser: a local server for one page.
+    #[cfg(feature = "serve")]
     Serve(serve::Args),
 }
 
@@ -90,6 +97,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::TunePlacement(args) => tune_placement::run(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     };
     match outcome {

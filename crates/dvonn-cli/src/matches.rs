@@ -17,34 +17,47 @@
 //! Games run `--concurrency` at a time. A progress bar on standard error
 //! (only when it is a terminal) shows the games done and A's score. With
 //! `--sprt elo0,elo1` the match stops early, once the games in progress
-//! have finished, when the test accepts a hypothesis ([`stats`] gives the
-//! formulas). With `--records DIR` every game is saved in `DIR` as a game
-//! record `game-NNNN.dvonn`, numbered on from the highest number already
-//! there (no file is ever replaced).
+//! have finished, when the test accepts a hypothesis on games 1 to n for
+//! some n ([`stats`] gives the formulas, [`summary`] the order).
+//!
+//! With `--records DIR` every finished game is saved in `DIR` as the game
+//! record `game-NNNN.dvonn` (N its number), beside the manifest of the
+//! match ([`definition`]); a match run again into the same directory plays
+//! only the games not there yet, and a directory of another match is
+//! refused. `--shard K/N` plays only the K-th of N parts of the match,
+//! exactly the games the whole match plays there, and `--merge DIR...`
+//! prints the summary of the shards' games ([`merge`]): see
+//! [`crate::shard`].
 //!
 //! The summary on standard output: results per player and per colour,
 //! forfeits with their reasons, the average piece margin of the games
 //! played to the end, A's score, the Elo difference with its 95% interval,
-//! and the SPRT's verdict.
+//! and the SPRT's verdict. A shard prints one line: its games and where
+//! they are.
 
+pub mod definition;
 pub mod external;
 pub mod game;
+pub mod merge;
 pub mod spec;
 pub mod stats;
+pub mod summary;
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dvonn_core::Color;
+use dvonn_notation::GameRecord;
 
 use crate::args::parse_seconds;
-use crate::output::{progress_bar, write_file};
-use game::{Opening, Played, Settings};
+use crate::output::progress_bar;
+use crate::shard::{Flow, GameDir, Shard, finished_records, play_games, read_record, stamp};
+use definition::{Definition, Openings};
+use game::Settings;
 use spec::Spec;
-use stats::{Sprt, Tally, Verdict, elo_estimate, parse_sprt};
+use stats::{Sprt, elo_estimate, parse_sprt};
+use summary::{MatchGame, Results, signed};
 
 /// Arguments of `dvonn match`.
 #[derive(Debug, clap::Args)]
@@ -52,11 +65,11 @@ pub struct Args {
     /// Player A: key=value pairs (depth=4, time=0.2, clock=5, nodes=N, level=club, threads=2, parallel=lazy|ybwc,
     /// hash=16, eval=tuned|hand|pieces, placement=search|heuristic|random, placement-weights=FILE), random (uniformly random legal
     /// moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
-    #[arg(long, value_name = "SPEC")]
-    a: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "merge")]
+    a: Option<String>,
     /// Player B, as for --a.
-    #[arg(long, value_name = "SPEC")]
-    b: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "merge")]
+    b: Option<String>,
     /// Number of games (each opening is played twice, colours swapped) [default: 2, or twice the
     /// number of --openings]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
@@ -84,82 +97,38 @@ pub struct Args {
     // Elo bounds may be negative (`--sprt -10,0`): a leading `-` is a value here.
     #[arg(long, value_parser = parse_sprt, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     sprt: Option<Sprt>,
-    /// Save every game as a game record in this directory (created if needed).
+    /// Save every finished game as a game record in this directory (created if needed); run again
+    /// with the same settings and seed, the match plays only the games not there yet.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
     /// Seed of the openings and of the engines' random choices (default: from the clock).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-}
-
-/// The results so far.
-#[derive(Clone, Debug, Default)]
-struct Summary {
-    /// A's results as White and as Black.
-    a_by_color: [Tally; 2],
-    /// Sum of A's margins over the finished games, and their number.
-    margin_sum: i64,
-    finished: u32,
-    /// The games lost by forfeit, in the order they ended.
-    forfeits: Vec<Forfeit>,
-}
-
-/// A game lost by breaking the rules of the match (time, illegal move,
-/// crash).
-#[derive(Clone, Debug)]
-struct Forfeit {
-    /// The game's number, from 1.
-    game: usize,
-    /// Whether A (not B) lost it.
-    by_a: bool,
-    reason: String,
-}
-
-impl Summary {
-    fn add(&mut self, played: &Played) {
-        let a = played.a_color;
-        let tally = &mut self.a_by_color[a.index()];
-        match played.ending.winner() {
-            Some(color) if color == a => tally.wins += 1,
-            Some(_) => tally.losses += 1,
-            None => tally.draws += 1,
-        }
-        if let Some(margin) = played.a_margin() {
-            self.margin_sum += margin;
-            self.finished += 1;
-        }
-        if let Some((loser, reason)) = played.ending.forfeit() {
-            self.forfeits.push(Forfeit { game: played.index + 1, by_a: loser == a, reason: reason.to_string() });
-        }
-    }
-
-    /// A's results in all games.
-    fn a(&self) -> Tally {
-        let [white, black] = self.a_by_color;
-        white + black
-    }
-
-    /// White's results in all games (whoever played White).
-    fn white(&self) -> Tally {
-        let [a_white, a_black] = self.a_by_color;
-        a_white + a_black.mirrored()
-    }
-}
-
-/// `w-d-l`.
-fn wdl(tally: &Tally) -> String {
-    format!("{}-{}-{}", tally.wins, tally.draws, tally.losses)
-}
-
-/// An Elo value with its sign (`+inf` and `-inf` at the extremes).
-fn signed(elo: f64) -> String {
-    if elo.is_infinite() { if elo > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{elo:+.1}") }
+    /// Play only the K-th of N disjoint parts of the match (K from 0 to N-1, as SLURM_ARRAY_TASK_ID),
+    /// exactly those games of the whole match, into --records (needs --seed).
+    #[arg(long, value_name = "K/N", requires_all = ["records", "seed"])]
+    shard: Option<Shard>,
+    /// Print the summary of the games the shards of one match wrote to these directories, as the
+    /// whole match prints it, after the games missing or found twice.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = [
+        "a", "b", "games", "time", "margin", "concurrency", "random_setup", "openings", "sprt", "records", "seed", "shard",
+    ])]
+    merge: Option<Vec<PathBuf>>,
 }
 
 /// Runs `dvonn match`.
 pub fn run(args: &Args) -> Result<()> {
-    let a = Spec::parse(&args.a).context("in --a")?;
-    let b = Spec::parse(&args.b).context("in --b")?;
+    match &args.merge {
+        Some(dirs) => merge::run(dirs),
+        None => play(args),
+    }
+}
+
+/// The players, the openings and the definition of the match of `args`.
+fn define(args: &Args) -> Result<([Spec; 2], Openings, Definition)> {
+    let (a_text, b_text) = (args.a.as_deref().unwrap_or_default(), args.b.as_deref().unwrap_or_default());
+    let a = Spec::parse(a_text).context("in --a")?;
+    let b = Spec::parse(b_text).context("in --b")?;
     let empty_board_only = ![&a, &b].iter().all(|spec| spec.takes_any_start());
     if empty_board_only && (args.random_setup || args.openings.is_some()) {
         bail!(
@@ -167,217 +136,126 @@ pub fn run(args: &Args) -> Result<()> {
             spec::POSITION_PLACEHOLDER
         );
     }
-    let openings = args.openings.as_deref().map(crate::input::read_openings).transpose()?;
-    let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
-    let records = match &args.records {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the directory {}", dir.display()))?;
-            Some((dir.clone(), last_record_number(dir)?))
+    let openings = match &args.openings {
+        Some(path) => {
+            let positions = crate::input::read_openings(path)?;
+            Openings::File { path: path.display().to_string(), positions }
         }
-        None => None,
+        None if empty_board_only => Openings::Empty,
+        None if args.random_setup => Openings::RandomSetups,
+        None => Openings::RandomPlacements,
     };
-    let settings = Settings { default_time: args.time, external_timeout: args.time + args.margin, seed };
-    let names = [format!("A ({})", args.a.trim()), format!("B ({})", args.b.trim())];
-    let games = args.games.map_or_else(|| openings.as_ref().map_or(2, |list| 2 * list.len()), |n| n as usize);
-    let opening = |pair: usize| {
-        let pair_seed = game::mix(seed ^ 0x6f70_656e_696e_6773, pair as u64);
-        if let Some(list) = &openings {
-            Opening::from_position(list[pair % list.len()])
-        } else if empty_board_only {
-            Opening::empty()
-        } else if args.random_setup {
-            Opening::random_setup(pair_seed)
-        } else {
-            Opening::random_placements(pair_seed)
-        }
+    let games = args.games.map_or_else(
+        || match &openings {
+            Openings::File { positions, .. } => 2 * positions.len(),
+            _ => 2,
+        },
+        |n| n as usize,
+    );
+    let definition = Definition {
+        a: a_text.trim().to_string(),
+        b: b_text.trim().to_string(),
+        games,
+        seed: args.seed.unwrap_or_else(crate::args::clock_seed),
+        openings: openings.describe(),
+        openings_digest: openings.digest(),
+        time: args.time,
+        margin: args.margin,
+        sprt: args.sprt,
     };
+    Ok(([a, b], openings, definition))
+}
 
-    let progress = progress_bar(games as u64, "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]");
-    let mut summary = Summary::default();
-    // A's results when the SPRT accepted a hypothesis (they give the verdict).
-    let mut decided_at: Option<Tally> = None;
-    let mut error: Option<anyhow::Error> = None;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<Result<Played>>();
-    std::thread::scope(|scope| {
-        for _ in 0..usize::from(args.concurrency).min(games) {
-            let sender = sender.clone();
-            let (next, stop, settings, names, opening, a, b) = (&next, &stop, &settings, &names, &opening, &a, &b);
-            scope.spawn(move || {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games {
-                        break;
-                    }
-                    // A is White in the first game of each pair.
-                    let a_color = if index % 2 == 0 { Color::White } else { Color::Black };
-                    let (specs, names) = match a_color {
-                        Color::White => ([a, b], [names[0].as_str(), names[1].as_str()]),
-                        Color::Black => ([b, a], [names[1].as_str(), names[0].as_str()]),
-                    };
-                    let played = game::play(index, a_color, specs, names, &opening(index / 2), settings)
-                        .with_context(|| format!("game {}", index + 1));
-                    if sender.send(played).is_err() {
-                        break;
-                    }
-                }
-            });
+/// Plays the match, or one shard of it.
+fn play(args: &Args) -> Result<()> {
+    let ([a, b], openings, definition) = define(args)?;
+    let games = definition.games;
+    let manifest = definition.manifest();
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let dir = args.records.as_deref().map(|path| GameDir::open(path, &manifest)).transpose()?;
+
+    // The games already in the directory: this shard's are done; the
+    // others' count for the SPRT (and a shard without one skips them).
+    let mut results = Results::new(definition.sprt);
+    let others_count = shard.is_whole() || definition.sprt.is_some();
+    if let Some(dir) = &dir {
+        for (game, record) in finished_records(dir, |game| !others_count && !shard.owns(game))? {
+            results.insert(game, MatchGame::of_record(game, &record)?);
         }
-        drop(sender);
-        for played in receiver {
-            let played = match played {
-                Ok(played) => played,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    error.get_or_insert(e);
-                    continue;
-                }
+    }
+    let mine: Vec<usize> = shard.games(games).collect();
+    let to_play: Vec<usize> = mine.iter().copied().filter(|&game| !results.contains(game)).collect();
+    if let Some(dir) = dir.as_ref().filter(|_| to_play.len() < mine.len()) {
+        eprintln!(
+            "{} holds {} of the {} games of {}; {} left to play",
+            dir.path().display(),
+            mine.len() - to_play.len(),
+            mine.len(),
+            if shard.is_whole() { "this match".to_string() } else { format!("shard {shard}") },
+            to_play.len()
+        );
+    }
+
+    let settings =
+        Settings { default_time: args.time, external_timeout: args.time + args.margin, seed: definition.seed };
+    let names = [format!("A ({})", definition.a), format!("B ({})", definition.b)];
+    let progress =
+        progress_bar(to_play.len() as u64, "{bar:30} {pos}/{len} games, {msg} [{elapsed_precise}, {eta} left]");
+    // With the SPRT decided by the games already there, nothing is left to play.
+    let queue = if results.decided_at().is_some() { &[][..] } else { &to_play[..] };
+    let mut played_now = 0;
+    let player = || {
+        |index: usize| {
+            // A is White in the first game of each pair.
+            let (specs, names) = match MatchGame::a_color(index) {
+                Color::White => ([&a, &b], [names[0].as_str(), names[1].as_str()]),
+                Color::Black => ([&b, &a], [names[1].as_str(), names[0].as_str()]),
             };
-            summary.add(&played);
-            if let Some((dir, last)) = &records {
-                let path = dir.join(format!("game-{:04}.dvonn", last + played.index + 1));
-                if let Err(e) = write_file(&path, played.record.to_string().as_bytes(), false) {
-                    stop.store(true, Ordering::Relaxed);
-                    error.get_or_insert(e);
-                }
-            }
-            progress.inc(1);
-            let score = summary.a().score().unwrap_or(0.5) * 100.0;
-            let elo = elo_estimate(&summary.a()).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
-            progress.set_message(format!("A scores {score:.1}%{elo}"));
-            if let Some(sprt) = &args.sprt {
-                let tally = summary.a();
-                if decided_at.is_none() && sprt.verdict(&tally) != Verdict::Continue {
-                    decided_at = Some(tally);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            game::play(index, specs, names, &openings.of_pair(definition.seed, index / 2), &settings)
         }
-    });
-    progress.finish_and_clear();
-    if let Some(error) = error {
-        return Err(error);
-    }
-    let openings = match (&args.openings, &openings) {
-        (Some(path), Some(list)) => format!("the {} positions of {}, each played twice", list.len(), path.display()),
-        _ if empty_board_only => "the empty board (a cmd: player without {position} cannot be given an opening)".into(),
-        _ if args.random_setup => "random setups, each played twice".into(),
-        _ => "6 to 10 random placements, each played twice".into(),
     };
-    {
-        use std::io::Write as _;
-        write!(std::io::stdout().lock(), "{}", report(args, seed, &openings, &summary, decided_at))?;
-    }
-    Ok(())
-}
-
-/// The highest `N` of the `game-N.dvonn` files in `dir` (0 when none).
-fn last_record_number(dir: &Path) -> Result<usize> {
-    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read the directory {}", dir.display()))?;
-    let mut last = 0;
-    for entry in entries {
-        let entry = entry.with_context(|| format!("cannot read the directory {}", dir.display()))?;
-        let name = entry.file_name();
-        let number = name
-            .to_str()
-            .and_then(|name| name.strip_prefix("game-"))
-            .and_then(|rest| rest.strip_suffix(".dvonn"))
-            .and_then(|digits| digits.parse::<usize>().ok());
-        if let Some(number) = number {
-            last = last.max(number);
+    let done = |game: usize, mut record: GameRecord| {
+        stamp(&mut record, game, &manifest);
+        if let Some(dir) = &dir {
+            if !dir.write(game, &record.to_string())? {
+                // Another process played this game meanwhile: its record counts.
+                record = read_record(&dir.file(game), game, &manifest)?;
+            }
         }
-    }
-    Ok(last)
-}
+        results.insert(game, MatchGame::of_record(game, &record)?);
+        // The other shards' games finished meanwhile may decide the SPRT.
+        if let Some(dir) = dir.as_ref().filter(|_| definition.sprt.is_some() && !shard.is_whole()) {
+            for (game, record) in finished_records(dir, |game| results.contains(game))? {
+                results.insert(game, MatchGame::of_record(game, &record)?);
+            }
+        }
+        played_now += 1;
+        progress.inc(1);
+        let tally = results.total();
+        let score = tally.score().unwrap_or(0.5) * 100.0;
+        let elo = elo_estimate(&tally).map_or_else(String::new, |e| format!(", Elo {}", signed(e.elo)));
+        progress.set_message(format!("A scores {score:.1}%{elo}"));
+        Ok(if results.decided_at().is_some() { Flow::Stop } else { Flow::Continue })
+    };
+    let outcome = play_games(queue, usize::from(args.concurrency), player, done);
+    progress.finish_and_clear();
+    outcome?;
 
-/// The summary printed at the end.
-fn report(args: &Args, seed: u64, openings: &str, summary: &Summary, decided_at: Option<Tally>) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    let a = &summary.a();
-    let b = a.mirrored();
-    let [a_white, a_black] = summary.a_by_color;
-    let games = a.games();
-    let _ = writeln!(out, "A: {}", args.a.trim());
-    let _ = writeln!(out, "B: {}", args.b.trim());
-    let _ = writeln!(out, "Games: {games} (seed {seed}; results as wins-draws-losses)");
-    let _ = writeln!(out, "Openings: {openings}");
-    let _ = writeln!(
-        out,
-        "A: {} wins, {} draws, {} losses (as White {}, as Black {})",
-        a.wins,
-        a.draws,
-        a.losses,
-        wdl(&a_white),
-        wdl(&a_black)
-    );
-    let _ = writeln!(
-        out,
-        "B: {} wins, {} draws, {} losses (as White {}, as Black {})",
-        b.wins,
-        b.draws,
-        b.losses,
-        wdl(&a_black.mirrored()),
-        wdl(&a_white.mirrored())
-    );
-    let white = summary.white();
-    let _ = writeln!(out, "White won {}, Black won {}, {} drawn", white.wins, white.losses, white.draws);
-    if summary.finished > 0 {
-        let margin = summary.margin_sum as f64 / f64::from(summary.finished);
-        let _ = writeln!(
-            out,
-            "Average margin: A {margin:+.2} pieces per game ({} games played to the end)",
-            summary.finished
-        );
-    } else {
-        let _ = writeln!(out, "Average margin: no game was played to the end");
+    if shard.is_whole() {
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), "{}", results.report(&definition))?;
+        return Ok(());
     }
-    let by_a = summary.forfeits.iter().filter(|forfeit| forfeit.by_a).count();
-    let _ = writeln!(out, "Forfeits: A {by_a}, B {}", summary.forfeits.len() - by_a);
-    for Forfeit { game, by_a, reason } in &summary.forfeits {
-        let who = if *by_a { "A" } else { "B" };
-        let _ = writeln!(out, "  game {game}: {who} {reason}");
+    // A shard: its part and where it is (a shard has a directory).
+    let dir = dir.as_ref().map_or_else(String::new, |dir| dir.path().display().to_string());
+    let found = mine.len() - to_play.len();
+    let mut line =
+        format!("Shard {shard}: {} of the {games} games, {played_now} played now, {found} found in {dir}", mine.len());
+    if let Some(at) = results.decided_at() {
+        let not_needed = mine.iter().filter(|&&game| !results.contains(game)).count();
+        line.push_str(&format!(", {not_needed} not needed (the SPRT decided after {} games)", at.games()));
     }
-    if let (Some(score), Some(estimate)) = (a.score(), elo_estimate(a)) {
-        let _ = writeln!(out, "Score of A: {:.1}% ({} of {games})", score * 100.0, a.points());
-        let _ = writeln!(
-            out,
-            "Elo difference (A - B): {}, 95% interval [{}, {}]",
-            signed(estimate.elo),
-            signed(estimate.low),
-            signed(estimate.high)
-        );
-    }
-    if let Some(sprt) = &args.sprt {
-        let (lower, upper) = sprt.bounds();
-        // The verdict that stopped the match, with the LLR that crossed the
-        // bound; games already under way when it came are in the tally and
-        // the LLR over all games, but do not reopen the decision.
-        let decided = |accepted: &str, favoured: f64, over: f64, at: &Tally| {
-            format!(
-                "{accepted} accepted after {} games at LLR {:.2} (A - B = {favoured} Elo favoured over {over})",
-                at.games(),
-                sprt.llr(at)
-            )
-        };
-        let verdict = match decided_at.map(|at| (sprt.verdict(&at), at)) {
-            Some((Verdict::H0, at)) => decided("H0", sprt.elo0, sprt.elo1, &at),
-            Some((Verdict::H1, at)) => decided("H1", sprt.elo1, sprt.elo0, &at),
-            _ if a.variance().is_some_and(|v| v > 0.0) => "no decision yet".to_string(),
-            _ => "no decision yet (every result alike: no variance to test)".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "SPRT elo0={} elo1={} (alpha=beta=0.05): LLR {:.2} over all {} games, bounds [{lower:.2}, {upper:.2}]: {verdict}",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.llr(a),
-            a.games()
-        );
-    }
-    out
+    line.push_str(&format!("; `dvonn match --merge {dir}` prints the summary once every shard has finished"));
+    outln!("{line}")?;
+    Ok(())
 }

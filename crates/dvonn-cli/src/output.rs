@@ -5,6 +5,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -26,10 +28,37 @@ fn temporary_file(directory: &Path) -> std::io::Result<tempfile::NamedTempFile> 
 /// file unless `force` (the error says only that the file exists: callers
 /// know how their users ask to replace it).
 pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
-    let name = path.display();
-    if !force && path.exists() {
-        bail!("{name} exists");
+    if force {
+        let temporary = filled_temporary_file(path, contents)?;
+        temporary.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+        return Ok(());
     }
+    if !write_new_file(path, contents)? {
+        bail!("{} exists", path.display());
+    }
+    Ok(())
+}
+
+/// Writes `contents` to `path` atomically unless a file of that name
+/// exists, even one that another process created a moment ago: `Ok(false)`
+/// then, and nothing is written. Never leaves a half-written file under
+/// the name: the contents go to a temporary file beside it, synced, then
+/// linked into place.
+pub fn write_new_file(path: &Path, contents: &[u8]) -> Result<bool> {
+    if path.exists() {
+        return Ok(false);
+    }
+    let temporary = filled_temporary_file(path, contents)?;
+    match temporary.persist_noclobber(path) {
+        Ok(_) => Ok(true),
+        Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) => Err(error.error).with_context(|| format!("cannot write {}", path.display())),
+    }
+}
+
+/// A temporary file beside `path` holding `contents`, synced to the disk.
+fn filled_temporary_file(path: &Path, contents: &[u8]) -> Result<tempfile::NamedTempFile> {
+    let name = path.display();
     let directory = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -48,13 +77,7 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
         .map_err(|error| anyhow!("cannot write {name}: cannot create a file in {folder}: {}", error.kind()))?;
     temporary.write_all(contents).with_context(|| format!("cannot write {name}"))?;
     temporary.as_file().sync_all().with_context(|| format!("cannot write {name}"))?;
-    if force {
-        temporary.persist(path).with_context(|| format!("cannot write {name}"))?;
-    } else {
-        // persist_noclobber fails if the file appeared in the meantime.
-        temporary.persist_noclobber(path).with_context(|| format!("cannot write {name}"))?;
-    }
-    Ok(())
+    Ok(temporary)
 }
 
 /// Writes `bytes` to `output` (`None` or `-`: standard output), never over
@@ -85,4 +108,42 @@ pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
+}
+
+/// Progress through a number of games, on standard error: a bar on a
+/// terminal, else a line every tenth of the games (so that a log shows
+/// how far a long run got).
+#[derive(Debug)]
+pub struct GameProgress {
+    bar: ProgressBar,
+    what: String,
+    games: usize,
+    done: AtomicUsize,
+    started: Instant,
+}
+
+impl GameProgress {
+    /// Progress through `games` games, labelled `what`.
+    pub fn new(games: usize, what: &str) -> GameProgress {
+        let bar = progress_bar(
+            games as u64,
+            &format!("{what} {{bar:30}} {{pos}}/{{len}} games [{{elapsed_precise}}, {{eta}} left]"),
+        );
+        GameProgress { bar, what: what.to_string(), games, done: AtomicUsize::new(0), started: Instant::now() }
+    }
+
+    /// Counts a game done (from any thread).
+    pub fn tick(&self) {
+        let now = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.bar.inc(1);
+        let games = self.games.max(1);
+        if self.bar.is_hidden() && (now * 10 / games != (now - 1) * 10 / games || now == games) {
+            eprintln!("{}: {now}/{} games ({:.0} s)", self.what, self.games, self.started.elapsed().as_secs_f64());
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

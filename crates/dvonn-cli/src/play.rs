@@ -39,9 +39,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dvonn_ai::{Ending, Engine, EngineConfig, EnginePlayer, Level, Limits, SearchResult};
-use dvonn_core::{Bitboard, Color, Move, Phase, Position, TOTAL_PIECES};
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_ai::{Engine, EngineConfig, EnginePlayer, Level, Limits, Referee, SearchResult};
+use dvonn_core::{Author, Bitboard, Color, Game, Move, Phase, Position, TOTAL_PIECES};
+use dvonn_notation::GameRecord;
 
 use crate::args::parse_seconds;
 use crate::input::read_bounded_line;
@@ -159,77 +159,27 @@ pub fn run(args: &Args) -> Result<()> {
     play_session(io::stdin().lock(), io::stdout().lock(), &config)
 }
 
-/// Who made a move of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Author {
-    /// The human chose it.
-    Human,
-    /// It was the human's only legal move, played for him.
-    Forced,
-    /// The engine.
-    Engine,
+/// Has the engine choose and play its move; returns it.
+fn play_engine(referee: &mut Referee, engine: &mut EnginePlayer) -> Result<Move> {
+    match referee.step(engine, &mut ()) {
+        Some(ply) => Ok(ply.mv),
+        None => match referee.forfeit() {
+            Some((_, reason)) => bail!("the engine forfeits: {reason}"),
+            None => bail!("the game is over"),
+        },
+    }
 }
 
-/// The game so far, played by the game driver, and who chose each move.
-#[derive(Debug)]
-struct Game {
-    driver: dvonn_ai::Game,
-    /// `authors[i]`: who chose the move of ply `i`.
-    authors: Vec<Author>,
-}
-
-impl Game {
-    fn new(start: Position) -> Game {
-        Game { driver: dvonn_ai::Game::new(start), authors: Vec::new() }
-    }
-
-    fn position(&self) -> &Position {
-        self.driver.position()
-    }
-
-    /// The plies played.
-    fn plies(&self) -> usize {
-        self.authors.len()
-    }
-
-    /// Plays the human's move (chosen or forced) after checking it;
-    /// returns what it removed.
-    fn play(&mut self, mv: Move, author: Author) -> Result<Bitboard> {
-        let removed = self.driver.play(mv, &mut ())?;
-        self.authors.push(author);
-        Ok(removed)
-    }
-
-    /// Has the engine choose and play its move; returns it.
-    fn play_engine(&mut self, engine: &mut EnginePlayer) -> Result<Move> {
-        let Some(played) = self.driver.step(engine, &mut ()) else {
-            match self.driver.ending().and_then(Ending::forfeit) {
-                Some((_, reason)) => bail!("the engine forfeits: {reason}"),
-                None => bail!("the game is over"),
-            }
-        };
-        self.authors.push(Author::Engine);
-        Ok(played.mv)
-    }
-
-    /// Takes back the human's last chosen move and everything after it;
-    /// `false` when there is none.
-    fn undo(&mut self) -> bool {
-        let Some(last) = self.authors.iter().rposition(|a| *a == Author::Human) else { return false };
-        self.driver.truncate(last);
-        self.authors.truncate(last);
-        true
-    }
-
-    fn diagram_options(&self, colored: bool) -> DiagramOptions {
-        let history = self.driver.history();
-        let mut options = DiagramOptions::default();
-        options.colored = colored;
-        options.last_move = history.last().map(|played| played.mv);
-        options.previous_move = history.len().checked_sub(2).map(|i| history[i].mv);
-        options.removed = history.last().map_or(Bitboard::EMPTY, |played| played.removed);
-        options
-    }
+/// The last two moves of `game` and what the last one removed, marked on
+/// the board.
+fn diagram_options(game: &Game, colored: bool) -> DiagramOptions {
+    let plies = game.plies();
+    let mut options = DiagramOptions::default();
+    options.colored = colored;
+    options.last_move = plies.last().map(|ply| ply.mv);
+    options.previous_move = plies.len().checked_sub(2).map(|i| plies[i].mv);
+    options.removed = plies.last().map_or(Bitboard::EMPTY, |ply| ply.removed);
+    options
 }
 
 /// What the human typed.
@@ -291,17 +241,17 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
     let engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
     let mut engine = EnginePlayer::new(engine, config.limits);
     let mut hint_engine: Option<Engine> = None;
-    let mut game = Game::new(config.start);
+    let mut referee = Referee::new(config.start);
     let human = config.human;
     let out = &mut output;
     writeln!(out, "You play {human} against {}. Type help for the commands.", config.engine_name)?;
     writeln!(out, "On the board, [ ] marks the last move and ( ) the move before it.")?;
-    show(out, &game, config.colored)?;
+    show(out, referee.game(), config.colored)?;
     let mut announced = false;
     // The ply at which the human was last told what to do: once a turn.
     let mut told_at = None;
     loop {
-        let position = *game.position();
+        let position = *referee.position();
         if position.is_game_over() {
             if !announced {
                 announce_result(out, &position, human, &config.engine_name)?;
@@ -310,28 +260,28 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
         } else {
             announced = false;
             if position.side_to_move() != human {
-                let mv = game.play_engine(&mut engine)?;
+                let mv = play_engine(&mut referee, &mut engine)?;
                 match engine.last_search().and_then(searched_score) {
                     Some(score) => writeln!(out, "{} plays {mv} (its evaluation: {score}).", config.engine_name)?,
                     None => writeln!(out, "{} plays {mv}.", config.engine_name)?,
                 }
-                show(out, &game, config.colored)?;
+                show(out, referee.game(), config.colored)?;
                 continue;
             }
             let moves = position.legal_moves();
             if let [only] = moves.as_slice() {
                 let why = if *only == Move::Pass { "you have no legal move" } else { "the last empty cell" };
                 writeln!(out, "You play {only}: {why}, so it is played for you.")?;
-                let removed = game.play(*only, Author::Forced)?;
+                let removed = referee.play(*only, Author::Forced, &mut ())?;
                 write_removed(out, removed)?;
-                if game.position().side_to_move() == human || game.position().is_game_over() {
-                    show(out, &game, config.colored)?;
+                if referee.position().side_to_move() == human || referee.position().is_game_over() {
+                    show(out, referee.game(), config.colored)?;
                 }
                 continue;
             }
         }
-        if !position.is_game_over() && told_at != Some(game.plies()) {
-            told_at = Some(game.plies());
+        if !position.is_game_over() && told_at != Some(referee.game().len()) {
+            told_at = Some(referee.game().len());
             writeln!(out, "{}", what_to_do(&position))?;
         }
         let prompt = if position.is_game_over() { "game over> ".to_string() } else { format!("{human}> ") };
@@ -339,7 +289,7 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
         out.flush()?;
         let Some(line) = read_bounded_line(&mut input, MAX_COMMAND_BYTES).context("cannot read standard input")? else {
             writeln!(out)?;
-            quit(out, game.position())?;
+            quit(out, referee.position())?;
             return Ok(());
         };
         if config.echo {
@@ -347,15 +297,15 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
         }
         match Command::parse(&line) {
             Command::Quit => {
-                quit(out, game.position())?;
+                quit(out, referee.position())?;
                 return Ok(());
             }
             Command::Help => write!(out, "{HELP}\nOn the board:\n{LEGEND}")?,
-            Command::Board => show(out, &game, config.colored)?,
+            Command::Board => show(out, referee.game(), config.colored)?,
             Command::Undo => {
-                if game.undo() {
+                if referee.undo(Author::Person) {
                     writeln!(out, "Taken back.")?;
-                    show(out, &game, config.colored)?;
+                    show(out, referee.game(), config.colored)?;
                 } else {
                     writeln!(out, "Nothing to undo: you have not moved yet.")?;
                 }
@@ -384,7 +334,7 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                 if path.is_empty() {
                     writeln!(out, "save needs a file name: save FILE (save! FILE replaces an existing file).")?;
                 } else {
-                    let text = record(&game, config).to_string();
+                    let text = record(referee.game(), config).to_string();
                     if !force && Path::new(path).exists() {
                         writeln!(out, "Not saved: {path} exists; use save! {path} to replace it.")?;
                     } else {
@@ -403,11 +353,11 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
                     }
                     continue;
                 }
-                let removed = game.play(mv, Author::Human)?;
+                let removed = referee.play(mv, Author::Person, &mut ())?;
                 writeln!(out, "You play {mv}.")?;
                 write_removed(out, removed)?;
-                if game.position().side_to_move() == human || game.position().is_game_over() {
-                    show(out, &game, config.colored)?;
+                if referee.position().side_to_move() == human || referee.position().is_game_over() {
+                    show(out, referee.game(), config.colored)?;
                 }
             }
             Command::Unknown(text) => {
@@ -421,7 +371,7 @@ pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &Pl
 /// Draws the board after a blank line.
 fn show(out: &mut impl Write, game: &Game, colored: bool) -> io::Result<()> {
     writeln!(out)?;
-    write!(out, "{}", diagram(game.position(), &game.diagram_options(colored)))
+    write!(out, "{}", diagram(game.position(), &diagram_options(game, colored)))
 }
 
 /// Lists the cells a move removed, if any.
@@ -528,9 +478,7 @@ fn quit(out: &mut impl Write, position: &Position) -> io::Result<()> {
 
 /// The game as a record.
 fn record(game: &Game, config: &PlayConfig) -> GameRecord {
-    let mut record = GameRecord::new(*game.driver.start());
-    record.moves = game.driver.moves();
-    record.result = RecordResult::of_position(game.position());
+    let mut record = GameRecord::from(game);
     let (white, black) = match config.human {
         Color::White => ("Human", config.engine_name.as_str()),
         Color::Black => (config.engine_name.as_str(), "Human"),

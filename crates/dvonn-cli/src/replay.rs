@@ -3,9 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use dvonn_core::Outcome;
+use dvonn_core::{Game, Outcome};
 use dvonn_notation::diagram::status;
-use dvonn_notation::{RecordResult, Replay};
 
 use crate::input::read_game;
 
@@ -22,28 +21,27 @@ pub struct Args {
 /// as `<white>-<black>` (or `*` when the game is unfinished) on the last
 /// line. An illegal or unreadable move is an error naming its number.
 pub fn run(args: &Args) -> Result<()> {
-    let (record, replay) = read_game(&args.record, None)?;
-    outln!("{}", replay.final_position())?;
-    outln!("{}", verdict(&replay, record.result))?;
-    outln!("{}", replay.result())?;
+    let (_, game) = read_game(&args.record, None)?;
+    outln!("{}", game.position())?;
+    outln!("{}", verdict(&game))?;
+    outln!("{}", game.position().outcome())?;
     Ok(())
 }
 
-/// Who won the game of `replay`, and by how much, in words; `recorded` is
-/// the record's own result, which tells a resignation.
-fn verdict(replay: &Replay, recorded: RecordResult) -> String {
-    let position = replay.final_position();
-    let plies = replay.moves.len();
-    match (position.outcome(), recorded) {
-        (Some(Outcome::Win(winner)), _) => {
+/// Who won `game`, and by how much, in words (a resignation the record
+/// gives included).
+fn verdict(game: &Game) -> String {
+    let position = game.position();
+    let plies = game.len();
+    let outcome = game.outcome();
+    match (outcome, outcome.winner()) {
+        (Outcome::Score { .. }, Some(winner)) => {
             let (won, lost) = (position.pieces(winner), position.pieces(!winner));
             format!("{winner} wins by {} ({won} to {lost}) after {plies} plies.", pieces(won - lost))
         }
-        (Some(Outcome::Draw), _) => {
-            format!("A draw: {} each after {plies} plies.", pieces(position.pieces(dvonn_core::Color::White)))
-        }
-        (None, RecordResult::Resigned(loser)) => format!("{loser} resigned after {plies} plies: {} wins.", !loser),
-        (None, _) => format!("The game is unfinished after {plies} plies: {}.", status(position)),
+        (Outcome::Score { white, .. }, None) => format!("A draw: {} each after {plies} plies.", pieces(white)),
+        (Outcome::Resigned(loser), _) => format!("{loser} resigned after {plies} plies: {} wins.", !loser),
+        (Outcome::Unfinished, _) => format!("The game is unfinished after {plies} plies: {}.", status(position)),
     }
 }
 
@@ -55,23 +53,18 @@ fn pieces(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dvonn_core::Color;
     use dvonn_notation::GameRecord;
 
-    fn replay(moves: &str) -> Replay {
+    fn replay(moves: &str) -> Game {
         GameRecord::parse(moves).unwrap().replay().unwrap()
     }
 
     #[test]
     fn unfinished_and_resigned_games() {
-        let opening = replay("1. E3 D3");
         assert_eq!(
-            verdict(&opening, RecordResult::Unfinished),
+            verdict(&replay("1. E3 D3")),
             "The game is unfinished after 2 plies: White to move, placement phase (2 of 49 placed), score 0-0."
         );
-        assert_eq!(
-            verdict(&opening, RecordResult::Resigned(Color::Black)),
-            "Black resigned after 2 plies: White wins."
-        );
+        assert_eq!(verdict(&replay("1. E3 D3 resign-b")), "Black resigned after 2 plies: White wins.");
     }
 }

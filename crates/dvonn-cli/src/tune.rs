@@ -1,10 +1,11 @@
 //! `dvonn tune`: fit the evaluation weights to self-play games.
 //!
-//! Plays `--games` games with [`dvonn_ai::eval::tuning::self_play`], split
-//! over `--threads` threads (thread `t` plays its share with the seed
-//! `--seed + t`; the samples are concatenated in thread order, so that a
-//! run is reproducible), then fits the weights by ridge-regularised least
-//! squares ([`dvonn_ai::eval::tuning::fit`]). Prints the mean squared
+//! Plays `--games` self-play games ([`dvonn_ai::eval::tuning::SelfPlayer`]:
+//! each game's random choices come from `--seed` and its number alone) on
+//! `--threads` threads, then fits the weights to the samples of the games,
+//! in the games' order, by ridge-regularised least squares
+//! ([`dvonn_ai::eval::tuning::fit`]): the same seed gives the same weights
+//! on any number of threads. Prints the mean squared
 //! errors, the weights (for the full board, the middle game and the ending)
 //! as a table beside those it started from, and as a Rust constant to paste over
 //! `Weights::TUNED`. The games start from random setups, or with
@@ -12,10 +13,16 @@
 //! goes to standard error. (A run of four games, as below, is far too short
 //! for weights worth using.)
 //!
+//! The games shard as those of `dvonn match` do ([`crate::shard`]): with
+//! `--records DIR` every game is kept as a game record (a run again plays
+//! only the games not there yet), `--shard K/N` plays the K-th of N parts of
+//! the games into DIR without fitting, and `--merge DIR...` fits to the
+//! games the shards wrote, exactly as the whole run fits to the same games.
+//!
 //! ```text
 //! $ dvonn tune --games 4 --seed 1
-//! samples: 139 positions from 4 games (0.1 s)
-//! mean squared error: 99.803 pieces² (predicting a margin of 0: 422.108 pieces²)
+//! samples: 142 positions from 4 games (0.1 s)
+//! mean squared error: 28.299 pieces² (predicting a margin of 0: 130.648 pieces²)
 //! feature           full  middle     end  full-before  middle-before  end-before
 //! material          ...
 //! ...
@@ -26,18 +33,25 @@
 //! };
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
-
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use dvonn_ai::Weights;
-use dvonn_ai::eval::tuning::{Sample, SelfPlay, fit, self_play};
+use dvonn_ai::eval::tuning::{Sample, SelfPlay, SelfPlayer, fit, samples};
 use dvonn_ai::eval::{FEATURES, Feature};
+use dvonn_core::Game;
+use dvonn_notation::GameRecord;
 
 use crate::input::read_openings;
-use crate::output::progress_bar;
+use crate::output::GameProgress;
+use crate::shard::{
+    Flow, GameDir, Manifest, Shard, digest_lines, finished_records, play_games, read_record, read_records, stamp,
+};
+
+/// The command whose games a self-play manifest describes.
+const COMMAND: &str = "dvonn tune";
 
 /// Arguments of `dvonn tune`.
 #[derive(Debug, clap::Args)]
@@ -51,7 +65,7 @@ pub struct Args {
     /// Threads playing games at the same time.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), value_name = "T")]
     threads: u16,
-    /// Seed of the setups and random opening moves (thread t uses S + t).
+    /// Seed of the setups and random opening moves (each game draws its own from S and its number).
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
     /// The players' weights: tuned, hand, pieces, or numbers in the order of the table
@@ -69,6 +83,19 @@ pub struct Args {
     /// Random moves at the start of each game, for variety.
     #[arg(long, default_value_t = 2, value_name = "N")]
     random_moves: usize,
+    /// Keep every self-play game as a game record in this directory (created if needed); run again
+    /// with the same settings, only the games not there yet are played.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+    /// Play only the K-th of N disjoint parts of the games (K from 0 to N-1, as SLURM_ARRAY_TASK_ID)
+    /// into --records, without fitting.
+    #[arg(long, value_name = "K/N", requires = "records")]
+    shard: Option<Shard>,
+    /// Fit to the games the shards of one run wrote to these directories, instead of playing.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = [
+        "games", "depth", "threads", "seed", "weights", "openings", "random_moves", "records", "shard",
+    ])]
+    merge: Option<Vec<PathBuf>>,
 }
 
 /// Reads weights: a name or the numbers.
@@ -108,12 +135,6 @@ fn feature_names() -> String {
     Feature::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
 }
 
-/// How many games each of `threads` threads plays: `games` shared out, the
-/// first threads taking one more when it does not divide.
-fn shares(games: usize, threads: usize) -> Vec<usize> {
-    (0..threads).map(|t| games / threads + usize::from(t < games % threads)).filter(|&n| n > 0).collect()
-}
-
 /// The weights as a Rust constant.
 pub fn rust_literal(weights: &Weights) -> String {
     let list = |numbers: &[i32; FEATURES]| numbers.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
@@ -125,77 +146,33 @@ pub fn rust_literal(weights: &Weights) -> String {
     )
 }
 
-/// Runs `work(share, seed, tick)` on `threads` threads, `games` shared out
-/// among them (thread `t` gets the seed `seed + t`; `tick` counts a game
-/// done), with a progress bar labelled `what` (or, without a terminal, a
-/// line every tenth of the games); returns the threads' results in thread
-/// order, so that a run is reproducible.
-pub(crate) fn in_threads<T: Send>(
-    games: usize,
-    threads: usize,
-    seed: u64,
-    what: &str,
-    work: impl Fn(usize, u64, &(dyn Fn() + Sync)) -> Vec<T> + Sync,
-) -> Result<Vec<T>> {
-    let started = Instant::now();
-    let progress = progress_bar(
-        games as u64,
-        &format!("{what} {{bar:30}} {{pos}}/{{len}} games [{{elapsed_precise}}, {{eta}} left]"),
-    );
-    let quiet = progress.is_hidden();
-    let done = AtomicUsize::new(0);
-    let tick = || {
-        let now = done.fetch_add(1, Ordering::Relaxed) + 1;
-        progress.inc(1);
-        if quiet && (now * 10 / games != (now - 1) * 10 / games || now == games) {
-            eprintln!("{what}: {now}/{games} games ({:.0} s)", started.elapsed().as_secs_f64());
-        }
-    };
-    let results: Vec<std::thread::Result<Vec<T>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares(games, threads)
-            .into_iter()
-            .enumerate()
-            .map(|(t, share)| {
-                let (work, tick) = (&work, &tick);
-                scope.spawn(move || work(share, seed.wrapping_add(t as u64), tick))
-            })
-            .collect();
-        handles.into_iter().map(|handle| handle.join()).collect()
-    });
-    progress.finish_and_clear();
-    let mut all = Vec::new();
-    for result in results {
-        match result {
-            Ok(part) => all.extend(part),
-            Err(_) => bail!("a {what} thread failed"),
-        }
-    }
-    Ok(all)
+/// The weights as the manifest writes them: the three sets in order.
+fn weights_text(weights: &Weights) -> String {
+    weights.sets().into_iter().flatten().map(i32::to_string).collect::<Vec<_>>().join(",")
 }
 
 /// Runs `dvonn tune`.
 pub fn run(args: &Args) -> Result<()> {
-    let games = args.games as usize;
-    let openings = args.openings.as_deref().map(read_openings).transpose()?.unwrap_or_default();
     let started = Instant::now();
-    let samples: Vec<Sample> =
-        in_threads(games, usize::from(args.threads), args.seed, "self-play", |share, seed, tick| {
-            let plan = SelfPlay::default()
-                .with_games(share)
-                .with_depth(args.depth)
-                .with_weights(args.weights)
-                .with_random_moves(args.random_moves)
-                .with_seed(seed)
-                .with_openings(openings.clone());
-            self_play(&plan, |_| tick())
-        })?;
-    if samples.is_empty() {
+    let (games, weights) = match &args.merge {
+        Some(dirs) => read_games(dirs)?,
+        None => match play(args)? {
+            Some(games) => (games, args.weights),
+            // A shard: its games are written, the fit is the merge's.
+            None => return Ok(()),
+        },
+    };
+    let mut all: Vec<Sample> = Vec::new();
+    for (game, played) in &games {
+        all.extend(samples(played).with_context(|| format!("game {} is not a game played to its end", game + 1))?);
+    }
+    if all.is_empty() {
         bail!("the games gave no movement-phase positions to fit");
     }
-    let fitted = fit(&samples, args.ridge)
+    let fitted = fit(&all, args.ridge)
         .context("the least-squares system is singular: play more games or use a larger --ridge")?;
     let elapsed = started.elapsed().as_secs_f64();
-    outln!("samples: {} positions from {games} games ({elapsed:.1} s)", samples.len())?;
+    outln!("samples: {} positions from {} games ({elapsed:.1} s)", all.len(), games.len())?;
     outln!(
         "mean squared error: {:.3} pieces² (predicting a margin of 0: {:.3} pieces²)",
         fitted.mse,
@@ -209,7 +186,7 @@ pub fn run(args: &Args) -> Result<()> {
         format!("{name:<width$}  {}", cells.join("  "))
     };
     outln!("{}", row("feature", headings.map(String::from)))?;
-    let (after, before) = (fitted.weights.sets(), args.weights.sets());
+    let (after, before) = (fitted.weights.sets(), weights.sets());
     for (i, feature) in Feature::ALL.iter().enumerate() {
         let cells = [after[0][i], after[1][i], after[2][i], before[0][i], before[1][i], before[2][i]];
         outln!("{}", row(feature.name(), cells.map(|w| w.to_string())))?;
@@ -218,16 +195,103 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// Plays the self-play games of `args` (or of its shard) not yet in its
+/// records directory, writing each there. Returns all the run's games, or
+/// `None` for a shard (which prints where its games are).
+fn play(args: &Args) -> Result<Option<BTreeMap<usize, Game>>> {
+    let games = args.games as usize;
+    let openings = args.openings.as_deref().map(read_openings).transpose()?.unwrap_or_default();
+    let mut settings = vec![
+        ("depth", args.depth.to_string()),
+        ("weights", weights_text(&args.weights)),
+        ("random-moves", args.random_moves.to_string()),
+        ("seed", args.seed.to_string()),
+    ];
+    if let Some(path) = &args.openings {
+        settings.push(("openings", format!("the {} positions of {}", openings.len(), path.display())));
+        settings.push(("openings-digest", digest_lines(&openings)));
+    }
+    let manifest = Manifest::new(COMMAND, games, &settings);
+    let plan = SelfPlay::default()
+        .with_games(games)
+        .with_depth(args.depth)
+        .with_weights(args.weights)
+        .with_random_moves(args.random_moves)
+        .with_seed(args.seed)
+        .with_openings(openings);
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let dir = args.records.as_deref().map(|path| GameDir::open(path, &manifest)).transpose()?;
+    let mut played: BTreeMap<usize, Game> = BTreeMap::new();
+    if let Some(dir) = &dir {
+        for (game, record) in finished_records(dir, |game| !shard.owns(game))? {
+            played.insert(game, replayed(&record, game)?);
+        }
+    }
+    let found = played.len();
+    let to_play: Vec<usize> = shard.games(games).filter(|game| !played.contains_key(game)).collect();
+    let progress = GameProgress::new(to_play.len(), "self-play");
+    let player = || {
+        let mut player = SelfPlayer::new(&plan);
+        move |game| Ok(player.play(game))
+    };
+    let outcome = play_games(&to_play, usize::from(args.threads), player, |game, mut new: Game| {
+        progress.tick();
+        if let Some(dir) = &dir {
+            let record = game_record(&new, game, &manifest);
+            if !dir.write(game, &record.to_string())? {
+                // Another process played this game meanwhile: its record counts.
+                new = replayed(&read_record(&dir.file(game), game, &manifest)?, game)?;
+            }
+        }
+        played.insert(game, new);
+        Ok(Flow::Continue)
+    });
+    progress.finish();
+    outcome?;
+    if shard.is_whole() {
+        return Ok(Some(played));
+    }
+    let dir = dir.as_ref().map_or_else(String::new, |dir| dir.path().display().to_string());
+    outln!(
+        "Shard {shard}: {} of the {games} games, {} played now, {found} found in {dir}; \
+         `dvonn tune --merge {dir}` fits once every shard has finished",
+        played.len(),
+        played.len() - found
+    )?;
+    Ok(None)
+}
+
+/// The games of the records directories `dirs` and the weights that
+/// played them, for a merge; prints the games missing or found twice.
+fn read_games(dirs: &[PathBuf]) -> Result<(BTreeMap<usize, Game>, Weights)> {
+    let records = read_records(dirs, COMMAND)?;
+    let weights = records.manifest.get("weights").context("the manifest has no weights")?;
+    let weights = parse_weights(weights).map_err(|error| anyhow::anyhow!("the manifest's weights: {error}"))?;
+    for note in records.notes(&records.missing()) {
+        outln!("{note}")?;
+    }
+    let games =
+        records.games.iter().map(|(&game, record)| Ok((game, replayed(record, game)?))).collect::<Result<_>>()?;
+    Ok((games, weights))
+}
+
+/// The record of self-play game `game` of the run of `manifest`.
+fn game_record(played: &Game, game: usize, manifest: &Manifest) -> GameRecord {
+    let mut record = GameRecord::from(played);
+    record.set_tag("Event", COMMAND);
+    stamp(&mut record, game, manifest);
+    record
+}
+
+/// Self-play game `game` (from 0) replayed from its record, which
+/// [`read_record`] accepted.
+fn replayed(record: &GameRecord, game: usize) -> Result<Game> {
+    record.replay().with_context(|| format!("the record of game {}", game + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn games_are_shared_over_threads() {
-        assert_eq!(shares(10, 3), [4, 3, 3]);
-        assert_eq!(shares(2, 4), [1, 1]);
-        assert_eq!(shares(8, 1), [8]);
-    }
 
     #[test]
     fn weights_read_names_and_numbers() {

@@ -25,8 +25,7 @@ use dvonn_ai::eval::placement::PlacementWeights;
 use dvonn_ai::eval::placement_tuning::{Fit, Generation, LabelledPlacement, PlacementPolicy, fit, generate};
 
 use crate::input::read_text;
-use crate::output::{emit, write_file};
-use crate::tune::in_threads;
+use crate::output::{GameProgress, emit, write_file};
 
 /// Arguments of `dvonn tune-placement`.
 #[derive(Debug, clap::Args)]
@@ -132,6 +131,48 @@ pub fn read_weights(path: &Path) -> Result<PlacementWeights> {
     PlacementWeights::from_bytes(&bytes).with_context(|| format!("{} is not a placement weight file", path.display()))
 }
 
+/// How many games each of `threads` threads plays: `games` shared out, the
+/// first threads taking one more when it does not divide.
+fn shares(games: usize, threads: usize) -> Vec<usize> {
+    (0..threads).map(|t| games / threads + usize::from(t < games % threads)).filter(|&n| n > 0).collect()
+}
+
+/// Runs `work(share, seed, tick)` on `threads` threads, `games` shared out
+/// among them (thread `t` gets the seed `seed + t`; `tick` counts a game
+/// done), with a progress bar labelled `what` (or, without a terminal, a
+/// line every tenth of the games); returns the threads' results in thread
+/// order, so that a run is reproducible.
+fn in_threads<T: Send>(
+    games: usize,
+    threads: usize,
+    seed: u64,
+    what: &str,
+    work: impl Fn(usize, u64, &(dyn Fn() + Sync)) -> Vec<T> + Sync,
+) -> Result<Vec<T>> {
+    let progress = GameProgress::new(games, what);
+    let tick = || progress.tick();
+    let results: Vec<std::thread::Result<Vec<T>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares(games, threads)
+            .into_iter()
+            .enumerate()
+            .map(|(t, share)| {
+                let (work, tick) = (&work, &tick);
+                scope.spawn(move || work(share, seed.wrapping_add(t as u64), tick))
+            })
+            .collect();
+        handles.into_iter().map(|handle| handle.join()).collect()
+    });
+    progress.finish();
+    let mut all = Vec::new();
+    for result in results {
+        match result {
+            Ok(part) => all.extend(part),
+            Err(_) => bail!("a {what} thread failed"),
+        }
+    }
+    Ok(all)
+}
+
 /// Runs `dvonn tune-placement`.
 pub fn run(args: &Args) -> Result<()> {
     match &args.step {
@@ -217,4 +258,16 @@ fn run_fit(args: &FitArgs) -> Result<()> {
     write_file(&args.output, &weights.to_bytes(), args.force)?;
     outln!("weights written to {}", args.output.display())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_shared_over_threads() {
+        assert_eq!(shares(10, 3), [4, 3, 3]);
+        assert_eq!(shares(2, 4), [1, 1]);
+        assert_eq!(shares(8, 1), [8]);
+    }
 }

@@ -7,7 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::{Game, LITTLE_GOLEM_GAME, arg, dvonn, dvonn_with_input, failure, file_names, games, success};
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_core::Outcome;
+use dvonn_notation::GameRecord;
 
 /// The canonical game record of `text` (what `convert` writes by default).
 fn canonical(text: &str) -> String {
@@ -75,7 +76,7 @@ fn a_real_little_golem_game_keeps_its_tags_and_resignation() {
     let text = success(&dvonn(["convert", arg(&file)]));
     let record = GameRecord::parse(&text).unwrap();
     assert_eq!(record.tag("Event"), Some("Tournament dvonn.mc.2014.may.1.1"));
-    assert_eq!(record.result, RecordResult::Resigned(dvonn_core::Color::White));
+    assert_eq!(record.result, Outcome::Resigned(dvonn_core::Color::White));
     assert!(text.contains("[Result \"resign-w\"]"), "{text}");
 }
 
@@ -103,7 +104,7 @@ fn ply_cuts_a_record_short() {
     let text = success(&dvonn_with_input(["convert", "-", "--ply", "55"], game.record(3).as_bytes()));
     let record = GameRecord::parse(&text).unwrap();
     assert_eq!(record.moves, game.moves[..55]);
-    assert_eq!(record.result, RecordResult::Unfinished);
+    assert_eq!(record.result, Outcome::Unfinished);
     assert_eq!(record.tag("White"), Some("Ann"));
 }
 

@@ -1,11 +1,13 @@
 //! `dvonn match` through the real binary: engine configurations, external
 //! CodeCup programs (the `dvonn codecup` player, and shell scripts that
-//! misbehave), records, the summary and the SPRT.
+//! misbehave), records, the summary and the SPRT (sharded matches are in
+//! `shards.rs`).
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_core::Outcome;
+use dvonn_notation::GameRecord;
 
 fn dvonn() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dvonn"))
@@ -78,13 +80,13 @@ fn two_engine_configurations_and_their_records() {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
         let replay = record.replay().unwrap();
-        assert_eq!(replay.result(), record.result, "game {n} is played to the end");
+        assert_eq!(replay.position().outcome(), record.result, "game {n} is played to the end");
         let (white, black) = (record.tag("White").unwrap(), record.tag("Black").unwrap());
         let a_is_white = n % 2 == 1;
         assert_eq!(white.starts_with("A ("), a_is_white, "colours alternate: {white}");
         assert_eq!(black.starts_with("A ("), !a_is_white);
         assert_eq!(record.tag("Round"), Some(n.to_string().as_str()));
-        if let RecordResult::Score { white, black } = record.result {
+        if let Outcome::Score { white, black } = record.result {
             let margin = i64::from(white) - i64::from(black);
             margins += if a_is_white { margin } else { -margin };
         }
@@ -100,24 +102,34 @@ fn two_engine_configurations_and_their_records() {
     let average: f64 = line(&summary, "Average margin: A ").split(' ').next().unwrap().parse().unwrap();
     assert!((average - margins as f64 / 4.0).abs() < 0.01, "{average} {margins}");
 
-    // A second match in the same directory numbers on and replaces nothing.
-    let summary = stdout(&run(&[
-        "--a",
-        "depth=1",
-        "--b",
-        "depth=1",
-        "--games",
-        "1",
-        "--random-setup",
-        "--seed",
-        "1",
-        "--records",
-        records_arg,
-    ]));
+    // The same match run again finds its games there, plays none and
+    // prints the same summary; another match is refused the directory.
+    assert_eq!(stdout(&run(&args)), summary);
+    let other = |records: &str| {
+        run(&[
+            "--a",
+            "depth=1",
+            "--b",
+            "depth=1",
+            "--games",
+            "1",
+            "--random-setup",
+            "--seed",
+            "1",
+            "--records",
+            records,
+        ])
+    };
+    let refused = other(records_arg);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("holds the games of another run (games: 4 there, 1 here)"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5, "four games and the manifest");
+    let elsewhere = dir.path().join("setups");
+    let summary = stdout(&other(elsewhere.to_str().unwrap()));
     assert!(line(&summary, "Games: ").starts_with('1'));
-    let text = std::fs::read_to_string(records.join("game-0005.dvonn")).unwrap();
+    let text = std::fs::read_to_string(elsewhere.join("game-0001.dvonn")).unwrap();
     assert!(text.contains("[Setup \"position\"]"), "{text}");
-    assert_eq!(std::fs::read_dir(&records).unwrap().count(), 5);
 }
 
 #[test]
@@ -169,8 +181,8 @@ fn the_codecup_player_is_a_well_behaved_external_program() {
     for n in 1..=2 {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
-        assert!(matches!(record.result, RecordResult::Score { .. }), "{text}");
-        record.replay().unwrap().check_result(record.result).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{text}");
+        record.check_result(&record.replay().unwrap()).unwrap();
     }
     let refused = run(&["--a", "depth=1", "--b", &b, "--random-setup"]);
     assert_eq!(refused.status.code(), Some(1));
@@ -213,7 +225,7 @@ fn openings_from_a_file_reach_programs_that_take_a_position() {
         let text = std::fs::read_to_string(records.join(format!("game-{n:04}.dvonn"))).unwrap();
         let record = GameRecord::parse(&text).unwrap();
         assert_eq!(record.start.to_string(), OPENINGS[(n - 1) / 2], "game {n}");
-        record.replay().unwrap().check_result(record.result).unwrap();
+        record.check_result(&record.replay().unwrap()).unwrap();
     }
 }
 

@@ -225,7 +225,7 @@ fn saving_refuses_to_overwrite_unless_asked() {
 
 /// The position a saved record reaches.
 fn session_position_after(record: &str) -> Position {
-    *dvonn_notation::GameRecord::parse(record).unwrap().replay().unwrap().final_position()
+    *dvonn_notation::GameRecord::parse(record).unwrap().replay().unwrap().position()
 }
 
 #[test]

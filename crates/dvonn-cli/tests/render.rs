@@ -63,11 +63,11 @@ fn a_record_is_drawn_with_its_last_move_and_removals() {
     let svg = roxmltree::Document::parse(&text).expect("well-formed SVG");
     let record = GameRecord::parse(&success(&dvonn(["convert", arg(&lg)]))).unwrap();
     let replay = record.replay().unwrap();
-    check_board(&svg, &replay.positions[65]);
+    check_board(&svg, &replay.positions()[65]);
     assert_eq!(count(&svg, "line", "arrow"), 1);
     assert_eq!(count(&svg, "circle", "placed"), 0);
     // I3I5 cut six stacks off: they are drawn ghosted.
-    assert_eq!(replay.removed[64].len(), 6);
+    assert_eq!(replay.plies()[64].removed.len(), 6);
     assert_eq!(count(&svg, "circle", "ghost"), 6);
     let group = svg.descendants().find(|n| n.attribute("class") == Some("removed")).expect("a group of removed stacks");
     assert!(group.attribute("opacity").unwrap().parse::<f64>().unwrap() < 1.0);
@@ -135,9 +135,9 @@ fn txt_is_the_diagram() {
     let out = dir.path().join("board.txt");
     fs::write(&input, LITTLE_GOLEM_GAME).unwrap();
     success(&dvonn(["render", arg(&input), "--ply", "65", "--format", "txt", "-o", arg(&out)]));
-    let mut before = replay.positions[64];
-    let removed = before.play(replay.moves[64]).unwrap();
-    let options = DiagramOptions::default().with_last_move(replay.moves[64]).with_removed(removed);
+    let mut before = replay.positions()[64];
+    let removed = before.play(replay.plies()[64].mv).unwrap();
+    let options = DiagramOptions::default().with_last_move(replay.plies()[64].mv).with_removed(removed);
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text, diagram(&before, &options));
     assert!(text.contains("last move: I3I5\nremoved: H1 I1 I2 J2 K3 K4 (6 stacks, x on the board)\n"), "{text}");

@@ -10,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::{arg, dvonn, dvonn_with_input, failure, success};
+use dvonn_core::Move;
 use dvonn_notation::GameRecord;
 use serde_json::Value;
 
@@ -62,15 +63,16 @@ fn review_with_outputs(game: &Path, dir: &Path) -> Value {
         arg(&json),
     ]));
     let original = GameRecord::parse(&success(&dvonn(["convert", arg(game)]))).unwrap();
-    let replay = original.replay().unwrap();
-    let plies = replay.moves.len();
+    let game = original.replay().unwrap();
+    let moves: Vec<Move> = game.moves().collect();
+    let plies = moves.len();
 
     // The table: one row per ply, in order, each after the one before.
     let rows = rows(&stdout);
     assert_eq!(rows.len(), plies, "{stdout}");
     for (ply, row) in rows.iter().enumerate() {
         assert_eq!(row[0], ply.to_string());
-        assert_eq!(row[3], replay.moves[ply].to_string());
+        assert_eq!(row[3], moves[ply].to_string());
     }
     assert!(stdout.contains("\nWhite") && stdout.contains("\nBlack"), "a summary line per player: {stdout}");
 
@@ -84,7 +86,7 @@ fn review_with_outputs(game: &Path, dir: &Path) -> Value {
             assert!(entry.get(field).is_some(), "ply {ply}: no {field}");
         }
         assert_eq!(entry["ply"], ply);
-        assert_eq!(entry["move"], replay.moves[ply].to_string());
+        assert_eq!(entry["move"], moves[ply].to_string());
         assert!(entry["loss"].as_f64().unwrap() >= 0.0);
         if let Some(next) = entries.get(ply + 1) {
             assert_eq!(entry["eval_after"], next["eval_before"], "ply {ply}");
@@ -116,7 +118,7 @@ fn review_with_outputs(game: &Path, dir: &Path) -> Value {
     // `replay` and `convert`.
     let written = fs::read_to_string(&record).unwrap();
     let annotated = GameRecord::parse(&written).unwrap();
-    assert_eq!(annotated.replay().unwrap().moves, replay.moves);
+    assert!(annotated.replay().unwrap().moves().eq(game.moves()));
     assert_eq!((annotated.start, annotated.result), (original.start, original.result));
     assert!(annotated.tag("Annotator").is_some_and(|tag| tag.starts_with("dvonn review ")));
     for (ply, entry) in entries.iter().enumerate() {
@@ -129,7 +131,7 @@ fn review_with_outputs(game: &Path, dir: &Path) -> Value {
     assert!(annotated.comments_after(0).any(|comment| comment.starts_with("Review by dvonn ")));
     assert_eq!(success(&dvonn(["convert", arg(&record)])), written, "convert keeps every comment");
     let replayed = success(&dvonn(["replay", arg(&record)]));
-    assert_eq!(replayed.lines().last(), Some(replay.result().to_string().as_str()));
+    assert_eq!(replayed.lines().last(), Some(game.position().outcome().to_string().as_str()));
     document
 }
 
@@ -256,9 +258,9 @@ fn only_positions_with_a_choice_are_searched() {
     assert_eq!(entries.len(), 90);
     let unsearched: Vec<u64> =
         entries.iter().filter(|entry| entry["depth"] == 0).map(|entry| entry["ply"].as_u64().unwrap()).collect();
-    let replay = GameRecord::parse(&fs::read_to_string(&game).unwrap()).unwrap().replay().unwrap();
+    let replayed = GameRecord::parse(&fs::read_to_string(&game).unwrap()).unwrap().replay().unwrap();
     let forced: Vec<u64> =
-        (0..90).filter(|&ply| replay.positions[ply].legal_moves().len() == 1).map(|ply| ply as u64).collect();
+        (0..90).filter(|&ply| replayed.positions()[ply].legal_moves().len() == 1).map(|ply| ply as u64).collect();
     assert_eq!(unsearched, forced);
     // The 49th placement, the pass, and two movements without alternative.
     assert_eq!(forced, [48, 86, 88, 89]);

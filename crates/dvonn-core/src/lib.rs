@@ -9,11 +9,16 @@
 //!   [`Position::play`] (checked), [`Position::play_unchecked`] (fast) and
 //!   [`Position::play_into`] (fastest, into a child position),
 //!   removal of the stacks a move cuts off from the DVONN pieces, Zobrist
-//!   hashing, score and outcome.
+//!   hashing, score and outcome ([`Outcome`]).
+//! - [`Game`]: a game, its moves with who chose each ([`Ply`],
+//!   [`Author`]), undo, going back to a ply, resignation and outcome: the
+//!   model of a game that the records, the game driver, the command and
+//!   the server share.
 //! - [`Cell`], [`Bitboard`], [`Stack`], [`Move`], [`MoveList`]: the pieces
 //!   of the model.
-//! - Moves and positions as text: [`Move`] and [`Position`] read and write
-//!   the move text (`E3`, `C3E3`, `PASS`) and the position string of
+//! - Moves, positions and results as text: [`Move`], [`Position`] and
+//!   [`Outcome`] read and write the move text (`E3`, `C3E3`, `PASS`), the
+//!   position string and the result (`24-19`, `*`, `resign-w`) of
 //!   `NOTATION.md` through [`FromStr`](std::str::FromStr) and
 //!   [`Display`](std::fmt::Display). Game records (the project's own, Little
 //!   Golem, BoardSpace SGF, CodeCup logs) and diagrams are in the
@@ -29,7 +34,7 @@
 //! most stacks.
 //!
 //! ```
-//! use dvonn_core::{Color, Outcome, Position};
+//! use dvonn_core::{Outcome, Position};
 //!
 //! fn main() {
 //!     let mut position = Position::new();
@@ -41,11 +46,11 @@
 //!         });
 //!         position.play(greedy.expect("a game that is not over has a move")).expect("a legal move");
 //!     }
-//!     let (white, black) = (position.pieces(Color::White), position.pieces(Color::Black));
-//!     match position.outcome() {
-//!         Some(Outcome::Win(color)) => println!("{color} wins {white}-{black}"),
-//!         Some(Outcome::Draw) => println!("a draw, {white}-{black}"),
-//!         None => unreachable!("the loop ends with the game"),
+//!     let outcome = position.outcome();
+//!     assert!(matches!(outcome, Outcome::Score { .. }), "the loop ends with the game");
+//!     match outcome.winner() {
+//!         Some(color) => println!("{color} wins {outcome}"),
+//!         None => println!("a draw, {outcome}"),
 //!     }
 //! }
 //! ```
@@ -56,10 +61,12 @@ mod cell;
 mod color;
 mod connect;
 pub mod cpu;
+mod game;
 mod height_planes;
 mod move_text;
 mod movegen;
 mod moves;
+mod outcome;
 pub mod perft;
 mod position;
 mod position_string;
@@ -72,10 +79,12 @@ mod zobrist;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, CellParseError, Direction};
 pub use color::Color;
+pub use game::{Author, Game, Ply};
 pub use move_text::MoveParseError;
 pub use movegen::{IllegalMoveError, IllegalMoveReason, Mobility};
 pub use moves::{MAX_MOVES, Move, MoveList};
-pub use position::{MAX_JUMP, Outcome, Phase, Position};
+pub use outcome::{Outcome, OutcomeParseError};
+pub use position::{MAX_JUMP, Phase, Position};
 pub use position_string::{Field, PositionErrorKind, PositionParseError};
 pub use setup::{Setup, SetupError};
 pub use stack::{Stack, TOTAL_PIECES};

@@ -8,6 +8,7 @@ use crate::color::Color;
 use crate::connect::may_split;
 use crate::height_planes::HeightPlanes;
 use crate::moves::Move;
+use crate::outcome::Outcome;
 use crate::setup::{Setup, SetupError};
 use crate::stack::{Stack, StackCode, TOTAL_PIECES};
 use crate::zobrist::{MOVEMENT_KEY, SIDE_KEY, stack_key};
@@ -34,15 +35,6 @@ impl Phase {
 /// The longest jump a stack can make: the longest line on the board has 11
 /// cells. Taller stacks never move.
 pub const MAX_JUMP: u8 = 10;
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The player with more pieces in the stacks he owns won.
-    Win(Color),
-    /// Both players own the same number of pieces.
-    Draw,
-}
 
 /// A position: the stacks on the board, the player to move and the phase.
 ///
@@ -253,17 +245,14 @@ impl Position {
         self.phase == Phase::Movement && !self.has_jump(Color::White) && !self.has_jump(Color::Black)
     }
 
-    /// The result, once the game is over (`None` while it goes on).
-    pub fn outcome(&self) -> Option<Outcome> {
-        if !self.is_game_over() {
-            return None;
+    /// The result the rules give: the score once the game is over (the
+    /// player who owns more pieces wins), else [`Outcome::Unfinished`].
+    pub fn outcome(&self) -> Outcome {
+        if self.is_game_over() {
+            Outcome::Score { white: self.pieces(Color::White), black: self.pieces(Color::Black) }
+        } else {
+            Outcome::Unfinished
         }
-        let (white, black) = (self.pieces(Color::White), self.pieces(Color::Black));
-        Some(match white.cmp(&black) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::White),
-            std::cmp::Ordering::Less => Outcome::Win(Color::Black),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
     }
 
     /// Plays `mv` after checking that it is legal. Returns the cells whose

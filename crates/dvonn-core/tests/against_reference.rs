@@ -183,15 +183,19 @@ fn compare_position(
 
     assert_eq!(position.is_game_over(), game.is_over(), "{context}: game over in {text}");
     assert_eq!(game.is_over(), !game.in_placement() && expected.is_empty(), "{context}: the reference's game over");
-    let outcome = game.is_over().then(|| {
-        let (white, black) = (game.score(Player::White), game.score(Player::Black));
-        match white.cmp(&black) {
-            std::cmp::Ordering::Greater => Outcome::Win(Color::White),
-            std::cmp::Ordering::Less => Outcome::Win(Color::Black),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        }
-    });
+    let (white, black) = (game.score(Player::White), game.score(Player::Black));
+    let (outcome, winner) = if game.is_over() {
+        let winner = match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
+        };
+        (Outcome::Score { white: white as u32, black: black as u32 }, winner)
+    } else {
+        (Outcome::Unfinished, None)
+    };
     assert_eq!(position.outcome(), outcome, "{context}: outcome in {text}");
+    assert_eq!(position.outcome().winner(), winner, "{context}: winner in {text}");
 
     if candidates {
         let mut count = 0;
@@ -359,11 +363,12 @@ fn playout(start: Position, seed: u64, policy: Policy, candidates: bool, coverag
         (game.score(Player::White), game.score(Player::Black)),
         "playout {seed}: final score"
     );
-    match position.outcome() {
-        Some(Outcome::Win(Color::White)) => coverage.white_wins += 1,
-        Some(Outcome::Win(Color::Black)) => coverage.black_wins += 1,
-        Some(Outcome::Draw) => coverage.draws += 1,
-        None => panic!("playout {seed}: a finished game has an outcome"),
+    let outcome = position.outcome();
+    assert!(outcome.is_over(), "playout {seed}: a finished game has an outcome");
+    match outcome.winner() {
+        Some(Color::White) => coverage.white_wins += 1,
+        Some(Color::Black) => coverage.black_wins += 1,
+        None => coverage.draws += 1,
     }
 }
 

@@ -290,14 +290,18 @@ proptest! {
                 let expected = if (1..=10).contains(&height) { by_height[usize::from(height)] } else { Bitboard::EMPTY };
                 prop_assert_eq!(position.stacks_of_height(height), expected, "height {} in {}", height, position);
             }
-            if let Some(outcome) = position.outcome() {
+            let outcome = position.outcome();
+            if position.is_game_over() {
                 let (white, black) = (pieces[0], pieces[1]);
-                let expected = match white.cmp(&black) {
-                    std::cmp::Ordering::Greater => dvonn_core::Outcome::Win(Color::White),
-                    std::cmp::Ordering::Less => dvonn_core::Outcome::Win(Color::Black),
-                    std::cmp::Ordering::Equal => dvonn_core::Outcome::Draw,
+                let winner = match white.cmp(&black) {
+                    std::cmp::Ordering::Greater => Some(Color::White),
+                    std::cmp::Ordering::Less => Some(Color::Black),
+                    std::cmp::Ordering::Equal => None,
                 };
-                prop_assert_eq!(outcome, expected);
+                prop_assert_eq!(outcome, dvonn_core::Outcome::Score { white, black });
+                prop_assert_eq!(outcome.winner(), winner);
+            } else {
+                prop_assert_eq!(outcome, dvonn_core::Outcome::Unfinished);
             }
         }
     }
@@ -330,7 +334,7 @@ proptest! {
             }
             prop_assert_eq!(position.is_game_over(), jumps == 0 && theirs == 0);
             prop_assert_eq!(moves.is_empty(), position.is_game_over());
-            prop_assert_eq!(position.outcome().is_some(), position.is_game_over());
+            prop_assert_eq!(position.outcome().is_over(), position.is_game_over());
             for mv in &moves {
                 if let Move::Jump { from, to } = *mv {
                     prop_assert_eq!(position.owner_at(from), Some(side));

@@ -40,48 +40,13 @@
 //! written (the protocol has no place for them), and a resignation cannot
 //! be written (the protocol has none).
 
-use crate::record::{GameRecord, RecordResult};
-use crate::text::{MAX_PLIES, excerpt, line_col, strip_bom, with_forced_placement};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::record::GameRecord;
+use crate::text::{MAX_PLIES, excerpt, strip_bom, with_forced_placement};
 use crate::{Format, WriteError, fill_result};
 use dvonn_core::Move;
-use dvonn_core::MoveParseError;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
-
-/// What is wrong with a CodeCup log.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CodeCupErrorKind {
-    /// `Start` after the first move or twice.
-    #[error("Start comes only at the beginning of a log")]
-    MisplacedStart,
-    /// A move after `Quit`.
-    #[error("{0:?} after Quit: Quit ends the game")]
-    TextAfterQuit(String),
-    /// A word that is not a move.
-    #[error("ply {ply}: {error}")]
-    NotAMove {
-        /// The ply it would be.
-        ply: usize,
-        /// Why it is not a move.
-        error: MoveParseError,
-    },
-    /// More moves than any game has.
-    #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
-    TooManyMoves,
-}
-
-/// A CodeCup log that could not be read: what and where (1-based line and
-/// column, in characters).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {kind}")]
-pub struct CodeCupError {
-    /// The line of the problem.
-    pub line: usize,
-    /// The column of the problem.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: CodeCupErrorKind,
-}
 
 /// Reads what an arbiter comment line (`# ...`, without the `#`) says.
 fn read_comment(record: &mut GameRecord, comment: &str) {
@@ -97,7 +62,7 @@ fn read_comment(record: &mut GameRecord, comment: &str) {
             (Some(white), Some(black)) => format!("{white}-{black}"),
             _ => return,
         };
-        if let Ok(result @ RecordResult::Score { .. }) = text.parse() {
+        if let Ok(result @ Outcome::Score { .. }) = text.parse() {
             record.result = result;
         }
     }
@@ -111,12 +76,9 @@ fn read_comment(record: &mut GameRecord, comment: &str) {
 /// assert_eq!(record.moves.len(), 4);
 /// assert_eq!(record.moves[1].to_string(), "D3");
 /// ```
-pub fn read(text: &str) -> Result<GameRecord, CodeCupError> {
+pub fn read(text: &str) -> Result<GameRecord, ParseError> {
     let text = strip_bom(text);
-    let error = |at: usize, kind| {
-        let (line, column) = line_col(text, at);
-        CodeCupError { line, column, kind }
-    };
+    let error = |at: usize, kind| ParseError::at(text, at, kind);
     let mut record = GameRecord::new(Position::new());
     let mut started = false;
     let mut quit = false;
@@ -137,11 +99,11 @@ pub fn read(text: &str) -> Result<GameRecord, CodeCupError> {
                 continue;
             }
             if quit {
-                return Err(error(at, CodeCupErrorKind::TextAfterQuit(excerpt(word))));
+                return Err(error(at, ParseErrorKind::TextAfterQuit(excerpt(word))));
             }
             if word.eq_ignore_ascii_case("start") {
                 if started || !record.moves.is_empty() {
-                    return Err(error(at, CodeCupErrorKind::MisplacedStart));
+                    return Err(error(at, ParseErrorKind::MisplacedStart));
                 }
                 started = true;
                 continue;
@@ -152,9 +114,9 @@ pub fn read(text: &str) -> Result<GameRecord, CodeCupError> {
             }
             let ply = record.moves.len();
             match word.parse::<Move>() {
-                Ok(_) if ply >= MAX_PLIES => return Err(error(at, CodeCupErrorKind::TooManyMoves)),
+                Ok(_) if ply >= MAX_PLIES => return Err(error(at, ParseErrorKind::TooManyMoves)),
                 Ok(mv) => record.moves.push(mv),
-                Err(e) => return Err(error(at, CodeCupErrorKind::NotAMove { ply, error: e })),
+                Err(e) => return Err(error(at, ParseErrorKind::NotAMove { number: None, ply, error: e })),
             }
         }
     }
@@ -176,7 +138,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
     if record.start != Position::new() {
         return Err(WriteError::NonStandardStart { format, start: record.start.to_string() });
     }
-    if let RecordResult::Resigned(color) = record.result {
+    if let Outcome::Resigned(color) = record.result {
         let what = format!("{color} resigned, and the CodeCup protocol has no resignation");
         return Err(WriteError::Unrepresentable { format, what });
     }
@@ -187,7 +149,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
         out.push_str(&mv.to_string());
         out.push('\n');
     }
-    if matches!(record.result, RecordResult::Score { .. }) {
+    if matches!(record.result, Outcome::Score { .. }) {
         out.push_str("Quit\n");
     }
     Ok(out)
@@ -203,7 +165,7 @@ mod tests {
         let record = read(log).unwrap();
         assert_eq!(record.tag("White"), Some("./player --eval=1"));
         assert_eq!(record.tag("Black"), Some("dvonner"));
-        assert_eq!(record.result, RecordResult::Score { white: 13, black: 11 });
+        assert_eq!(record.result, Outcome::Score { white: 13, black: 11 });
         assert_eq!(record.moves.len(), 3);
     }
 
@@ -230,7 +192,7 @@ mod tests {
             write(&record).unwrap_err().to_string(),
             "a CodeCup log cannot hold this game: Black resigned, and the CodeCup protocol has no resignation"
         );
-        record.result = RecordResult::Unfinished;
+        record.result = Outcome::Unfinished;
         record.start = Position::random_setup_from_seed(1);
         record.moves.clear();
         assert!(write(&record).unwrap_err().to_string().starts_with("a CodeCup log starts from the empty board, not "));

@@ -29,7 +29,7 @@
 
 use std::fmt::Write as _;
 
-use dvonn_core::{Bitboard, Cell, Color, Move, Outcome, Phase, Position};
+use dvonn_core::{Bitboard, Cell, Color, Move, Phase, Position};
 
 /// What the symbols of a [`diagram`] mean, for a reader who has not seen
 /// one: three lines, each ending with `\n`.
@@ -167,9 +167,10 @@ pub fn diagram(position: &Position, options: &DiagramOptions) -> String {
 /// ```
 pub fn status(position: &Position) -> String {
     let (white, black) = (position.pieces(Color::White), position.pieces(Color::Black));
-    match position.outcome() {
-        Some(Outcome::Win(color)) => format!("game over, score {white}-{black}: {color} wins"),
-        Some(Outcome::Draw) => format!("game over, score {white}-{black}: a draw"),
+    let outcome = position.outcome();
+    match outcome.winner() {
+        Some(color) => format!("game over, score {white}-{black}: {color} wins"),
+        None if outcome.is_over() => format!("game over, score {white}-{black}: a draw"),
         None => {
             let side = position.side_to_move();
             match position.phase() {

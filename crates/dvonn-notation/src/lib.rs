@@ -5,9 +5,12 @@
 //! position strings they parse and print, are in `dvonn-core`.
 //!
 //! - [`record`]: the game record, [`GameRecord`], replayed by
-//!   [`GameRecord::replay`].
+//!   [`GameRecord::replay`] into a [`dvonn_core::Game`] (and made from one
+//!   by `GameRecord::from`); its result is a [`dvonn_core::Outcome`].
 //! - [`little_golem`], [`sgf`], [`codecup`]: the other formats.
-//! - [`diagram`]: the board as a text diagram for people.
+//! - [`ParseError`]: what is wrong with a text and where, for every format.
+//! - [`diagram`]: the board as a text diagram for people, and [`svg`] as
+//!   an SVG picture.
 //!
 //! [`read_any`] reads any of them into a [`GameRecord`]
 //! (telling the format by [`Format::detect`] when none is given), and
@@ -26,22 +29,24 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dvonn_core::Outcome;
+
 use crate::text::{is_space, strip_bom};
 
 pub mod codecup;
 pub mod diagram;
+mod error;
 pub mod little_golem;
 pub mod record;
+mod replay;
+mod scan;
 pub mod sgf;
+pub mod svg;
 mod text;
 
-pub use codecup::CodeCupError;
-pub use little_golem::LittleGolemError;
-pub use record::{
-    Comment, GameRecord, RecordError, RecordErrorKind, RecordResult, Replay, ReplayError, ResultMismatch,
-    ResultParseError,
-};
-pub use sgf::SgfError;
+pub use error::{ParseError, ParseErrorKind};
+pub use record::{Comment, GameRecord};
+pub use replay::{ReplayError, ResultMismatch};
 
 /// A text format of games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,18 +198,14 @@ pub enum ReadError {
         "cannot tell the format of the text: it is not a game record, a Little Golem transcript, a BoardSpace SGF record or a CodeCup log (see Format::detect)"
     )]
     UnknownFormat,
-    /// An error in a game record.
-    #[error("game record: {0}")]
-    Record(RecordError),
-    /// An error in a Little Golem transcript.
-    #[error("Little Golem transcript: {0}")]
-    LittleGolem(LittleGolemError),
-    /// An error in a BoardSpace SGF record.
-    #[error("BoardSpace SGF record: {0}")]
-    Sgf(SgfError),
-    /// An error in a CodeCup log.
-    #[error("CodeCup log: {0}")]
-    CodeCup(CodeCupError),
+    /// An error in the text, read in `format`.
+    #[error("{format}: {error}")]
+    Parse {
+        /// The format the text was read as.
+        format: Format,
+        /// What is wrong, and where.
+        error: ParseError,
+    },
 }
 
 /// A record that cannot be written in a format.
@@ -235,12 +236,14 @@ pub enum WriteError {
 /// Reads `text` as a game in `format`, or in the format
 /// [`Format::detect`] tells when `format` is `None`.
 pub fn read_any(text: &str, format: Option<Format>) -> Result<GameRecord, ReadError> {
-    match format.or_else(|| Format::detect(text)).ok_or(ReadError::UnknownFormat)? {
-        Format::Record => GameRecord::parse(text).map_err(ReadError::Record),
-        Format::LittleGolem => little_golem::read(text).map_err(ReadError::LittleGolem),
-        Format::Sgf => sgf::read(text).map_err(ReadError::Sgf),
-        Format::CodeCup => codecup::read(text).map_err(ReadError::CodeCup),
-    }
+    let format = format.or_else(|| Format::detect(text)).ok_or(ReadError::UnknownFormat)?;
+    let read = match format {
+        Format::Record => GameRecord::parse(text),
+        Format::LittleGolem => little_golem::read(text),
+        Format::Sgf => sgf::read(text),
+        Format::CodeCup => codecup::read(text),
+    };
+    read.map_err(|error| ReadError::Parse { format, error })
 }
 
 /// Writes `record` in `format` (the game record is its `Display`).
@@ -256,9 +259,9 @@ pub fn write(record: &GameRecord, format: Format) -> Result<String, WriteError> 
 /// Sets the result of an unfinished record to the score, when its moves
 /// replay legally to the end of the game (the formats without a result).
 pub(crate) fn fill_result(record: &mut GameRecord) {
-    if record.result == RecordResult::Unfinished {
-        if let Ok(replay) = record.replay() {
-            record.result = replay.result();
+    if record.result == Outcome::Unfinished {
+        if let Ok(game) = record.replay() {
+            record.result = game.outcome();
         }
     }
 }

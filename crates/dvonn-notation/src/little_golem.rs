@@ -34,68 +34,22 @@
 //! in, also when the transcript ends right after the 48th placement (Little
 //! Golem then shows White to make the first movement). A transcript has no result: when the moves replay legally to the end
 //! of the game the score becomes the result, and `resign` gives
-//! [`RecordResult::Resigned`].
+//! [`Outcome::Resigned`].
 //!
 //! Writing gives the metadata one pair per line, then all the moves on one
 //! line (as the tools above expect), with Little Golem's numbering and the
 //! 49th placement left out.
 
-use crate::record::{GameRecord, RecordResult, is_reserved_tag, is_valid_tag_name};
-use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom, with_forced_placement};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::record::{GameRecord, is_reserved_tag, is_valid_tag_name};
+use crate::text::{MAX_PLIES, excerpt, is_space, mover_of_ply, strip_bom, with_forced_placement};
 use crate::{Format, WriteError, fill_result};
 use dvonn_core::Bitboard;
 use dvonn_core::Color;
 use dvonn_core::Move;
-use dvonn_core::MoveParseError;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
 use dvonn_core::TOTAL_PIECES;
-
-/// What is wrong with a Little Golem transcript.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LittleGolemErrorKind {
-    /// A metadata value without its `]`.
-    #[error("the value of {0} has no closing ']'")]
-    UnterminatedValue(String),
-    /// A `[` without a key before it.
-    #[error("'[' without a key before it: metadata is Key [value]")]
-    MissingKey,
-    /// Metadata after the first move.
-    #[error("metadata after the moves: Key [value] pairs come first")]
-    MetadataAfterMoves,
-    /// A word that is not a move.
-    #[error("move {number} (ply {ply}): {error}")]
-    NotAMove {
-        /// Little Golem's move number for it.
-        number: usize,
-        /// The ply it would be (the 49th placement counted).
-        ply: usize,
-        /// Why it is not a move.
-        error: MoveParseError,
-    },
-    /// A move number not of the form `digits.`.
-    #[error("bad move number {0:?}: a move number is digits and one '.', like 25.")]
-    BadMoveNumber(String),
-    /// Something after `resign`.
-    #[error("text after resign: a resignation ends the game")]
-    TextAfterResign,
-    /// More moves than any game has.
-    #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
-    TooManyMoves,
-}
-
-/// A Little Golem transcript that could not be read: what and where
-/// (1-based line and column, in characters).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {kind}")]
-pub struct LittleGolemError {
-    /// The line of the problem.
-    pub line: usize,
-    /// The column of the problem.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: LittleGolemErrorKind,
-}
 
 /// The tag name for the Little Golem key `key`: the key itself when it is
 /// a valid tag name and not reserved, else `LG` and the key with every
@@ -126,15 +80,12 @@ const fn move_number(ply: usize) -> usize {
 /// let record = little_golem::read("Event [Friendly]\nWhite [ann] Black [bob]\n1. g2 c1 2. f5 d1 3. resign").unwrap();
 /// assert_eq!(record.tag("White"), Some("ann"));
 /// assert_eq!(record.moves.len(), 4);
-/// assert_eq!(record.result, dvonn_notation::RecordResult::Resigned(dvonn_core::Color::White));
+/// assert_eq!(record.result, dvonn_core::Outcome::Resigned(dvonn_core::Color::White));
 /// ```
-pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
+pub fn read(text: &str) -> Result<GameRecord, ParseError> {
     let text = strip_bom(text);
     let bytes = text.as_bytes();
-    let error = |at: usize, kind| {
-        let (line, column) = line_col(text, at);
-        LittleGolemError { line, column, kind }
-    };
+    let error = |at: usize, kind| ParseError::at(text, at, kind);
     let mut record = GameRecord::new(Position::new());
     let mut resigned: Option<Color> = None;
     let mut pos = 0;
@@ -151,7 +102,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         let word = &text[start..pos];
         if word.is_empty() {
-            return Err(error(start, LittleGolemErrorKind::MissingKey));
+            return Err(error(start, ParseErrorKind::MissingKey));
         }
         // A key is a word followed (after white space) by `[`.
         let mut after = pos;
@@ -160,11 +111,11 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         if bytes.get(after) == Some(&b'[') {
             if !record.moves.is_empty() || resigned.is_some() {
-                return Err(error(start, LittleGolemErrorKind::MetadataAfterMoves));
+                return Err(error(start, ParseErrorKind::MetadataAfterMoves));
             }
             let value_at = after + 1;
             let Some(close) = text[value_at..].find(']') else {
-                return Err(error(after, LittleGolemErrorKind::UnterminatedValue(excerpt(word))));
+                return Err(error(after, ParseErrorKind::UnterminatedMetadata(excerpt(word))));
             };
             let value = text[value_at..value_at + close].trim();
             record.set_tag(&tag_name(word), value);
@@ -172,7 +123,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
             continue;
         }
         if resigned.is_some() {
-            return Err(error(start, LittleGolemErrorKind::TextAfterResign));
+            return Err(error(start, ParseErrorKind::TextAfterResign));
         }
         let has_last_placement = record.moves.get(usize::from(TOTAL_PIECES) - 1).is_some_and(|m| m.is_placement());
         let ply = true_ply(record.moves.len(), has_last_placement);
@@ -181,7 +132,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
             if digits + 1 == word.len() && word.ends_with('.') {
                 continue;
             }
-            return Err(error(start, LittleGolemErrorKind::BadMoveNumber(excerpt(word))));
+            return Err(error(start, ParseErrorKind::BadMoveNumber(excerpt(word))));
         }
         if word.eq_ignore_ascii_case("resign") {
             resigned = Some(mover_of_ply(ply));
@@ -189,11 +140,11 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
         match word.parse::<Move>() {
             Ok(_) if record.moves.len() >= MAX_PLIES => {
-                return Err(error(start, LittleGolemErrorKind::TooManyMoves));
+                return Err(error(start, ParseErrorKind::TooManyMoves));
             }
             Ok(mv) => record.moves.push(mv),
             Err(e) => {
-                return Err(error(start, LittleGolemErrorKind::NotAMove { number: move_number(ply), ply, error: e }));
+                return Err(error(start, ParseErrorKind::NotAMove { number: Some(move_number(ply)), ply, error: e }));
             }
         }
     }
@@ -207,7 +158,7 @@ pub fn read(text: &str) -> Result<GameRecord, LittleGolemError> {
         }
     }
     match resigned {
-        Some(color) => record.result = RecordResult::Resigned(color),
+        Some(color) => record.result = Outcome::Resigned(color),
         None => fill_result(&mut record),
     }
     Ok(record)
@@ -252,7 +203,7 @@ pub fn write(record: &GameRecord) -> Result<String, WriteError> {
         }
         push(ply, mv.to_string().to_ascii_lowercase());
     }
-    if let RecordResult::Resigned(color) = record.result {
+    if let Outcome::Resigned(color) = record.result {
         // The ply after the last move (after 48 placements it is White's
         // turn whether or not the forced placement is counted).
         let ply = moves.len();
@@ -281,12 +232,13 @@ mod tests {
         assert_eq!(record.tag("Site"), Some("www.littlegolem.net"));
         assert_eq!(record.tag("White"), Some("CleverHunk steven cullum"));
         assert_eq!(record.tag("Black"), Some("Xander (xandern .BSW)"));
-        assert_eq!(record.result, RecordResult::Resigned(Color::White));
+        assert_eq!(record.result, Outcome::Resigned(Color::White));
         // 48 placements + the forced one + 26 movement plies.
         assert_eq!(record.moves.len(), 49 + 26);
-        let replay = record.replay().unwrap();
-        assert_eq!(replay.moves, record.moves);
-        assert!(!replay.final_position().is_game_over());
+        let game = record.replay().unwrap();
+        assert_eq!(game.moves().collect::<Vec<_>>(), record.moves);
+        assert!(!game.position().is_game_over());
+        assert_eq!(game.outcome(), Outcome::Resigned(Color::White));
         // Writing gives the same moves and numbering back.
         let written = write(&record).unwrap();
         assert!(written.ends_with("35. pass c2d2 36. pass f4e3 37. pass e3e1 38. resign\n"), "{written}");
@@ -320,13 +272,13 @@ mod tests {
         let written = write(&record).unwrap();
         assert!(written.ends_with("24. i5 j5\n"), "{written}");
         assert_eq!(read(&written).unwrap(), record);
-        record.result = RecordResult::Resigned(Color::White);
+        record.result = Outcome::Resigned(Color::White);
         let written = write(&record).unwrap();
         assert!(written.ends_with("24. i5 j5 25. resign\n"), "{written}");
         assert_eq!(read(&written).unwrap(), record);
         record.moves.pop();
         assert_eq!(write(&record).unwrap(), written, "with or without the forced placement");
-        record.result = RecordResult::Resigned(Color::Black);
+        record.result = Outcome::Resigned(Color::Black);
         assert_eq!(
             write(&record).unwrap_err().to_string(),
             "a Little Golem transcript cannot hold this game: Black resigned in White's turn"
@@ -339,6 +291,6 @@ mod tests {
         assert_eq!(record.tag("LGResult"), Some("1-0"));
         assert_eq!(record.tag("LG2nd"), Some("y"));
         assert_eq!(record.tag("LGTime_control"), Some("3 days"));
-        assert_eq!(record.result, RecordResult::Unfinished);
+        assert_eq!(record.result, Outcome::Unfinished);
     }
 }

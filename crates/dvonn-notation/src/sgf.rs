@@ -81,241 +81,22 @@
 //! in the charset its `CA` property names, Latin-1 by default (see
 //! [`decode`]).
 
+use crate::error::{ParseError, ParseErrorKind};
 use crate::fill_result;
-use crate::record::{GameRecord, RecordResult};
-use crate::text::{MAX_PLIES, excerpt, is_space, line_col, mover_of_ply, strip_bom};
+use crate::record::GameRecord;
+use crate::text::{MAX_PLIES, excerpt, mover_of_ply, strip_bom};
 use dvonn_core::Cell;
 use dvonn_core::Color;
 use dvonn_core::Move;
+use dvonn_core::Outcome;
 use dvonn_core::Position;
 
 mod charset;
+mod syntax;
 
 pub use charset::decode;
 
-/// What is wrong with an SGF record.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SgfErrorKind {
-    /// Text that does not follow the SGF grammar.
-    #[error("SGF syntax: {0}")]
-    Syntax(&'static str),
-    /// A character where none is expected.
-    #[error("SGF syntax: unexpected {0:?}")]
-    UnexpectedChar(char),
-    /// A `[` without its `]`.
-    #[error("unterminated property value: '[' without a matching ']'")]
-    UnterminatedValue,
-    /// A record of another game.
-    #[error("not a DVONN game: {0}")]
-    NotDvonn(String),
-    /// An action this reader does not know.
-    #[error("unknown action {0:?}")]
-    UnknownAction(String),
-    /// An action with bad arguments.
-    #[error("bad action {text:?}: {reason}")]
-    BadAction {
-        /// The action.
-        text: String,
-        /// What is wrong.
-        reason: &'static str,
-    },
-    /// An action that cannot be followed.
-    #[error("unsupported action {0:?}: {1}")]
-    Unsupported(String, &'static str),
-    /// A turn ended by the player whose turn it is not.
-    #[error("{player} ends ply {ply}, but it is {expected}'s turn (P0 is White, P1 Black)")]
-    WrongPlayer {
-        /// `P0` or `P1`.
-        player: &'static str,
-        /// The ply.
-        ply: usize,
-        /// The player to move.
-        expected: Color,
-    },
-    /// More moves than any game has.
-    #[error("more than {MAX_PLIES} moves: no game of DVONN is that long")]
-    TooManyMoves,
-    /// A `CA` property naming a charset this reader does not know.
-    #[error("unsupported charset {0:?} (CA): this reader knows UTF-8 and ISO-8859-1 (Latin-1)")]
-    UnsupportedCharset(String),
-    /// A byte that is not UTF-8 in a file declared UTF-8 (by `CA` or by its
-    /// byte-order mark, which this names).
-    #[error("{0} says the file is UTF-8, but this byte is not")]
-    NotUtf8(&'static str),
-}
-
-/// An SGF record that could not be read: what and where (1-based line and
-/// column, in characters).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {kind}")]
-pub struct SgfError {
-    /// The line of the problem.
-    pub line: usize,
-    /// The column of the problem.
-    pub column: usize,
-    /// What is wrong.
-    pub kind: SgfErrorKind,
-}
-
-/// A property: its identifier and its values, each with the offset of its
-/// text.
-struct Property {
-    ident: String,
-    values: Vec<(String, usize)>,
-}
-
-/// A node of the main line.
-type Node = Vec<Property>;
-
-/// The SGF syntax: the nodes of the main line of the first game tree.
-struct Syntax<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl Syntax<'_> {
-    fn error(&self, at: usize, kind: SgfErrorKind) -> SgfError {
-        let (line, column) = line_col(self.text, at);
-        SgfError { line, column, kind }
-    }
-
-    fn skip_space(&mut self) {
-        while self.bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
-            self.pos += 1;
-        }
-    }
-
-    fn main_line(&mut self) -> Result<Vec<Node>, SgfError> {
-        self.skip_space();
-        if self.bytes.get(self.pos) != Some(&b'(') {
-            return Err(self.error(self.pos, SgfErrorKind::Syntax("an SGF record starts with '('")));
-        }
-        // Per open game tree: whether it is on the main line, and how many
-        // subtrees it has had so far.
-        let mut trees: Vec<(bool, usize)> = Vec::new();
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut opens: Vec<usize> = Vec::new();
-        // Whether the node being read is kept.
-        let mut keep = false;
-        let mut in_node = false;
-        loop {
-            self.skip_space();
-            let at = self.pos;
-            match self.bytes.get(at) {
-                None => {
-                    let open = opens.last().copied().unwrap_or(at);
-                    return Err(self.error(open, SgfErrorKind::Syntax("'(' without a matching ')'")));
-                }
-                Some(b'(') => {
-                    let main = match trees.last_mut() {
-                        Some((main, children)) => {
-                            *children += 1;
-                            *main && *children == 1
-                        }
-                        None => true,
-                    };
-                    trees.push((main, 0));
-                    opens.push(at);
-                    in_node = false;
-                    self.pos += 1;
-                }
-                Some(b')') => {
-                    trees.pop();
-                    opens.pop();
-                    in_node = false;
-                    self.pos += 1;
-                    if trees.is_empty() {
-                        // Only the first game of a collection is read.
-                        return Ok(nodes);
-                    }
-                }
-                Some(b';') => {
-                    let Some(&(main, children)) = trees.last() else {
-                        return Err(self.error(at, SgfErrorKind::Syntax("a node outside '(' ... ')'")));
-                    };
-                    if children > 0 {
-                        return Err(self.error(at, SgfErrorKind::Syntax("a node after a variation")));
-                    }
-                    keep = main;
-                    in_node = true;
-                    if keep {
-                        nodes.push(Vec::new());
-                    }
-                    self.pos += 1;
-                }
-                Some(b) if b.is_ascii_alphabetic() => {
-                    if !in_node {
-                        return Err(self.error(at, SgfErrorKind::Syntax("a property outside a node (';' first)")));
-                    }
-                    let property = self.property()?;
-                    if keep {
-                        if let Some(node) = nodes.last_mut() {
-                            node.push(property);
-                        }
-                    }
-                }
-                Some(_) => {
-                    let c = self.text[at..].chars().next().unwrap_or('?');
-                    return Err(self.error(at, SgfErrorKind::UnexpectedChar(c)));
-                }
-            }
-        }
-    }
-
-    /// Reads the property at `self.pos`: its identifier and its values.
-    fn property(&mut self) -> Result<Property, SgfError> {
-        let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(u8::is_ascii_alphanumeric) {
-            self.pos += 1;
-        }
-        let ident = self.text[start..self.pos].to_string();
-        let mut values = Vec::new();
-        loop {
-            self.skip_space();
-            if self.bytes.get(self.pos) != Some(&b'[') {
-                break;
-            }
-            let open = self.pos;
-            self.pos += 1;
-            let value_at = self.pos;
-            let mut value = String::new();
-            let mut chunk = self.pos;
-            loop {
-                match self.bytes.get(self.pos) {
-                    None => return Err(self.error(open, SgfErrorKind::UnterminatedValue)),
-                    Some(b']') => {
-                        value.push_str(&self.text[chunk..self.pos]);
-                        self.pos += 1;
-                        break;
-                    }
-                    Some(b'\\') => {
-                        value.push_str(&self.text[chunk..self.pos]);
-                        self.pos += 1;
-                        if self.text[self.pos..].starts_with("\r\n") {
-                            // An escaped line break is a soft break: removed.
-                            self.pos += 2;
-                        } else if matches!(self.bytes.get(self.pos), Some(b'\n' | b'\r')) {
-                            self.pos += 1;
-                        } else if let Some(c) = self.text[self.pos..].chars().next() {
-                            // Any other escaped character stands for itself.
-                            value.push(c);
-                            self.pos += c.len_utf8();
-                        }
-                        chunk = self.pos;
-                    }
-                    Some(_) => self.pos += 1,
-                }
-            }
-            values.push((value, value_at));
-        }
-        if values.is_empty() {
-            return Err(self.error(start, SgfErrorKind::Syntax("a property without a value ('[' expected)")));
-        }
-        Ok(Property { ident, values })
-    }
-}
+use syntax::{Property, main_line};
 
 /// What has been lifted during the turn.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -384,11 +165,10 @@ impl<'a> Action<'a> {
 /// assert_eq!(record.tag("BlackTime"), Some("0:00:31"));
 /// assert_eq!(record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["E3", "D3"]);
 /// ```
-pub fn read(text: &str) -> Result<GameRecord, SgfError> {
+pub fn read(text: &str) -> Result<GameRecord, ParseError> {
     let text = strip_bom(text);
-    let mut syntax = Syntax { text, bytes: text.as_bytes(), pos: 0 };
-    let nodes = syntax.main_line()?;
-    let error = |at: usize, kind| syntax.error(at, kind);
+    let nodes = main_line(text)?;
+    let error = |at: usize, kind| ParseError::at(text, at, kind);
     let mut record = GameRecord::new(Position::new());
     let mut turn = Turn::default();
     let mut ended = false;
@@ -427,7 +207,7 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
     if !ended {
         // A move or resignation without its `done` at the end of the file.
         if let Some(player) = turn.resigning {
-            record.result = RecordResult::Resigned(if player == 0 { Color::White } else { Color::Black });
+            record.result = Outcome::Resigned(if player == 0 { Color::White } else { Color::Black });
         } else if let Some(mv) = turn.pending {
             record.moves.push(mv);
         }
@@ -444,7 +224,7 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
 /// let record = sgf::read_bytes(b"(;GM[Dvonn]RE[Partie gagn\xe9e par X];P0[1 dropb E 3];P0[2 done])").unwrap();
 /// assert_eq!(record.tag("SgfResult"), Some("Partie gagnée par X"));
 /// ```
-pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, SgfError> {
+pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, ParseError> {
     read(&decode(bytes)?)
 }
 
@@ -486,7 +266,7 @@ fn is_action(action: &str) -> bool {
 }
 
 /// Reads a property of the root node into the record.
-fn root_property(record: &mut GameRecord, ident: &str, property: &Property) -> Result<(), (usize, SgfErrorKind)> {
+fn root_property(record: &mut GameRecord, ident: &str, property: &Property) -> Result<(), (usize, ParseErrorKind)> {
     let (value, at) = match property.values.first() {
         Some((value, at)) => (value.trim(), *at),
         None => return Ok(()),
@@ -499,13 +279,13 @@ fn root_property(record: &mut GameRecord, ident: &str, property: &Property) -> R
         "GM" => {
             let numeric = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
             if !numeric && !value.eq_ignore_ascii_case("dvonn") {
-                return Err((at, SgfErrorKind::NotDvonn(format!("GM[{}]", excerpt(value)))));
+                return Err((at, ParseErrorKind::NotDvonn(format!("GM[{}]", excerpt(value)))));
             }
             return Ok(());
         }
         "SU" => {
             if !value.to_ascii_lowercase().contains("dvonn") {
-                return Err((at, SgfErrorKind::NotDvonn(format!("SU[{}]", excerpt(value)))));
+                return Err((at, ParseErrorKind::NotDvonn(format!("SU[{}]", excerpt(value)))));
             }
             return Ok(());
         }
@@ -538,8 +318,8 @@ enum Step {
 }
 
 /// The cell `column row` of a BoardSpace action.
-fn cell(column: Option<&&str>, row: Option<&&str>, text: &str) -> Result<Cell, SgfErrorKind> {
-    let bad = |reason| SgfErrorKind::BadAction { text: excerpt(text), reason };
+fn cell(column: Option<&&str>, row: Option<&&str>, text: &str) -> Result<Cell, ParseErrorKind> {
+    let bad = |reason| ParseErrorKind::BadAction { text: excerpt(text), reason };
     let (Some(column), Some(row)) = (column, row) else {
         return Err(bad("a cell is a column letter and a row number"));
     };
@@ -554,18 +334,18 @@ fn act(
     action: &str,
     args: &[&str],
     text: &str,
-) -> Result<Step, SgfErrorKind> {
+) -> Result<Step, ParseErrorKind> {
     match action {
         "start" => {
             let first = args.first().is_some_and(|p| p.eq_ignore_ascii_case("p0"));
             if !first {
-                return Err(SgfErrorKind::Unsupported(
+                return Err(ParseErrorKind::Unsupported(
                     excerpt(text),
                     "DVONN games on BoardSpace begin with P0 (White)",
                 ));
             }
             if !record.moves.is_empty() {
-                return Err(SgfErrorKind::Unsupported(excerpt(text), "a start in the middle of the game"));
+                return Err(ParseErrorKind::Unsupported(excerpt(text), "a start in the middle of the game"));
             }
         }
         "pick" => turn.lifted = Some(Lift::Rack),
@@ -603,17 +383,17 @@ fn act(
         "done" => {
             if let Some(resigner) = turn.resigning {
                 let color = if resigner == 0 { Color::White } else { Color::Black };
-                record.result = RecordResult::Resigned(color);
+                record.result = Outcome::Resigned(color);
                 return Ok(Step::End);
             }
             let ply = record.moves.len();
             let expected = mover_of_ply(ply);
             if expected.index() != player {
                 let player = if player == 0 { "P0" } else { "P1" };
-                return Err(SgfErrorKind::WrongPlayer { player, ply, expected });
+                return Err(ParseErrorKind::WrongPlayer { player, ply, expected });
             }
             if ply >= MAX_PLIES {
-                return Err(SgfErrorKind::TooManyMoves);
+                return Err(ParseErrorKind::TooManyMoves);
             }
             record.moves.push(turn.pending.take().unwrap_or(Move::Pass));
             turn.lifted = None;
@@ -622,9 +402,9 @@ fn act(
             record.set_tag("Termination", "time");
             return Ok(Step::End);
         }
-        "edit" => return Err(SgfErrorKind::Unsupported(excerpt(text), "the board was edited")),
-        "swap" => return Err(SgfErrorKind::Unsupported(excerpt(text), "DVONN has no swap")),
-        _ => return Err(SgfErrorKind::UnknownAction(excerpt(text))),
+        "edit" => return Err(ParseErrorKind::Unsupported(excerpt(text), "the board was edited")),
+        "swap" => return Err(ParseErrorKind::Unsupported(excerpt(text), "DVONN has no swap")),
+        _ => return Err(ParseErrorKind::UnknownAction(excerpt(text))),
     }
     Ok(Step::Continue)
 }
@@ -726,7 +506,7 @@ mod tests {
         assert_eq!(moves_of(";P0[1 reset];P0[2 reset];P0[3 dropb A 1];P0[4 done]"), ["A1"]);
         // A resignation not yet done is taken back too.
         let record = read("(;GM[Dvonn];P0[1 resign];P0[2 reset];P0[3 dropb A 1];P0[4 done])").unwrap();
-        assert_eq!((record.moves.len(), record.result), (1, RecordResult::Unfinished));
+        assert_eq!((record.moves.len(), record.result), (1, Outcome::Unfinished));
     }
 
     #[test]
@@ -754,7 +534,7 @@ mod tests {
         );
         // After the resignation only player information is read.
         assert_eq!(record.moves.len(), 2);
-        assert_eq!(record.result, RecordResult::Resigned(Color::White));
+        assert_eq!(record.result, Outcome::Resigned(Color::White));
     }
 
     #[test]

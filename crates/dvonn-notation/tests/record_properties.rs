@@ -7,9 +7,9 @@
 //! that leave out the forced 49th placement, for every prefix of a game,
 //! and for comments anywhere in the moves.
 
-use dvonn_core::{Bitboard, Move, Position};
+use dvonn_core::{Bitboard, Move, Outcome, Position};
+use dvonn_notation::GameRecord;
 use dvonn_notation::{Format, read_any, write};
-use dvonn_notation::{GameRecord, RecordResult};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -75,16 +75,16 @@ fn tags() -> impl Strategy<Value = Vec<(String, String)>> {
 
 /// The result a record of `played` may give: the true one, unfinished, or a
 /// resignation (a score other than the true one is never written).
-fn result_of(played: &Played, kind: u8) -> RecordResult {
+fn result_of(played: &Played, kind: u8) -> Outcome {
     let last = played.positions.last().expect("a game has a start");
     match kind % 4 {
-        0 | 1 => RecordResult::of_position(last),
-        2 => RecordResult::Unfinished,
-        _ => RecordResult::Resigned(last.side_to_move()),
+        0 | 1 => last.outcome(),
+        2 => Outcome::Unfinished,
+        _ => Outcome::Resigned(last.side_to_move()),
     }
 }
 
-fn record_of(game: &Game, played: &Played, tags: Vec<(String, String)>, result: RecordResult) -> GameRecord {
+fn record_of(game: &Game, played: &Played, tags: Vec<(String, String)>, result: Outcome) -> GameRecord {
     let mut record = GameRecord::new(game.start());
     for (name, value) in tags {
         assert!(record.set_tag(&name, &value), "{name}");
@@ -94,17 +94,25 @@ fn record_of(game: &Game, played: &Played, tags: Vec<(String, String)>, result: 
     record
 }
 
-/// Checks that `record` replays to exactly the game `played`.
+/// Checks that `record` replays to exactly the game `played`, ended by
+/// the record's resignation when the moves do not end it.
 fn assert_replays_to(record: &GameRecord, played: &Played, what: &str) -> Result<(), TestCaseError> {
     let replay = record.replay().map_err(|error| TestCaseError::fail(format!("{what}: {error}")))?;
-    prop_assert_eq!(&replay.moves, &played.moves, "{}", what);
-    prop_assert_eq!(replay.positions.len(), played.positions.len(), "{}", what);
-    for (ply, (replayed, original)) in replay.positions.iter().zip(&played.positions).enumerate() {
+    prop_assert_eq!(&replay.moves().collect::<Vec<_>>(), &played.moves, "{}", what);
+    prop_assert_eq!(replay.positions().len(), played.positions.len(), "{}", what);
+    for (ply, (replayed, original)) in replay.positions().iter().zip(&played.positions).enumerate() {
         prop_assert_eq!(replayed, original, "{}: position {}", what, ply);
         prop_assert_eq!(replayed.hash(), original.hash(), "{}: position {}", what, ply);
     }
-    prop_assert_eq!(&replay.removed, &played.removed, "{}", what);
-    prop_assert_eq!(replay.result(), RecordResult::of_position(played.positions.last().unwrap()), "{}", what);
+    let removed: Vec<Bitboard> = replay.plies().iter().map(|ply| ply.removed).collect();
+    prop_assert_eq!(&removed, &played.removed, "{}", what);
+    let last = played.positions.last().unwrap().outcome();
+    prop_assert_eq!(replay.position().outcome(), last, "{}", what);
+    let outcome = match record.result {
+        Outcome::Resigned(color) if !last.is_over() => Outcome::Resigned(color),
+        _ => last,
+    };
+    prop_assert_eq!(replay.outcome(), outcome, "{}", what);
     Ok(())
 }
 
@@ -130,7 +138,7 @@ proptest! {
         // read_any tells the format and reads the same record.
         prop_assert_eq!(&read_any(&text, None).unwrap(), &record);
         let replay = read.replay().unwrap();
-        prop_assert!(replay.check_result(read.result).is_ok());
+        prop_assert!(read.check_result(&replay).is_ok());
     }
 
     /// Line breaks in tag values become spaces; everything else survives.
@@ -140,7 +148,7 @@ proptest! {
         game in games(),
     ) {
         let played = game.play();
-        let mut record = record_of(&game, &played, Vec::new(), RecordResult::Unfinished);
+        let mut record = record_of(&game, &played, Vec::new(), Outcome::Unfinished);
         prop_assert!(record.set_tag("Annotator", &value));
         let read = GameRecord::parse(&record.to_string()).unwrap();
         let one_line = value.replace(['\r', '\n'], " ");
@@ -165,8 +173,8 @@ proptest! {
                     // score of a finished game; a resignation survives.
                     let last = *played.positions.last().unwrap();
                     let expected = match record.result {
-                        RecordResult::Resigned(color) => RecordResult::Resigned(color),
-                        _ => RecordResult::of_position(&last),
+                        Outcome::Resigned(color) => Outcome::Resigned(color),
+                        _ => last.outcome(),
                     };
                     if !(format == Format::LittleGolem && played.moves.len() == 48) {
                         prop_assert_eq!(read.result, expected, "{}:\n{}", format, text);
@@ -188,7 +196,7 @@ proptest! {
                     }
                 }
                 Err(_) => {
-                    let resigned = matches!(record.result, RecordResult::Resigned(_));
+                    let resigned = matches!(record.result, Outcome::Resigned(_));
                     prop_assert!(
                         game.setup.is_some() || (format == Format::CodeCup && resigned),
                         "{} refused a game from the empty board",
@@ -209,7 +217,7 @@ proptest! {
         without_forced in any::<bool>(),
     ) {
         let played = game.play();
-        let mut record = record_of(&game, &played, Vec::new(), RecordResult::Unfinished);
+        let mut record = record_of(&game, &played, Vec::new(), Outcome::Unfinished);
         let leave_out = without_forced && game.setup.is_none() && played.moves.len() > 49;
         if leave_out {
             record.moves.remove(48);
@@ -239,7 +247,7 @@ proptest! {
         let game = Game { setup: None, choices };
         let played = game.play();
         prop_assume!(played.moves.len() > 49);
-        let mut record = record_of(&game, &played, Vec::new(), RecordResult::Unfinished);
+        let mut record = record_of(&game, &played, Vec::new(), Outcome::Unfinished);
         record.moves.remove(48);
         assert_replays_to(&record, &played, "without the 49th placement")?;
         let read = GameRecord::parse(&record.to_string()).unwrap();
@@ -258,7 +266,7 @@ proptest! {
             moves: played.moves[..plies].to_vec(),
             removed: played.removed[..plies].to_vec(),
         };
-        let record = record_of(&game, &prefix, Vec::new(), RecordResult::Unfinished);
+        let record = record_of(&game, &prefix, Vec::new(), Outcome::Unfinished);
         let read = GameRecord::parse(&record.to_string()).unwrap();
         assert_replays_to(&read, &prefix, "prefix")?;
     }

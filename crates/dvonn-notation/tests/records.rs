@@ -3,9 +3,9 @@
 //! sample files of `tests/records/` (see its README for where they come
 //! from), error messages, and hostile input.
 
-use dvonn_core::{Color, Move, Position};
+use dvonn_core::{Color, Move, Outcome, Position};
+use dvonn_notation::GameRecord;
 use dvonn_notation::{Format, codecup, little_golem, read_any, sgf, write};
-use dvonn_notation::{GameRecord, RecordResult};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -16,19 +16,19 @@ const SGF_HANDMADE: &str = include_str!("records/handmade-boardspace.sgf");
 const CODECUP_ARBITER: &str = include_str!("records/codecup-arbiter.log");
 
 /// A complete game from the empty board, played by `rng`: (score, moves).
-fn random_complete_game(rng: &mut StdRng) -> (RecordResult, Vec<Move>) {
+fn random_complete_game(rng: &mut StdRng) -> (Outcome, Vec<Move>) {
     let moves = random_game(Position::new(), usize::MAX, rng);
     let mut end = Position::new();
     for &mv in &moves {
         end.play(mv).unwrap();
     }
     assert!(end.is_game_over());
-    (RecordResult::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }, moves)
+    (Outcome::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }, moves)
 }
 
 /// Five complete games of a seeded random player, the last with passes:
 /// (score, moves).
-fn games() -> Vec<(RecordResult, Vec<Move>)> {
+fn games() -> Vec<(Outcome, Vec<Move>)> {
     let mut rng = StdRng::seed_from_u64(14);
     let mut games: Vec<_> = (0..4).map(|_| random_complete_game(&mut rng)).collect();
     let with_passes = std::iter::repeat_with(|| random_complete_game(&mut rng))
@@ -97,13 +97,13 @@ fn assert_vector_game(name: &str, record: &GameRecord, number: usize) {
     let replay = record.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(record.moves.len(), game.plies, "{name}");
     assert_eq!(record.result.to_string(), game.score, "{name}");
-    assert_eq!(replay.result(), record.result, "{name}");
-    assert_eq!(replay.positions[49].to_string(), game.after_placement, "{name}");
-    assert_eq!(replay.final_position().to_string(), game.end, "{name}");
+    assert_eq!(replay.position().outcome(), record.result, "{name}");
+    assert_eq!(replay.positions()[49].to_string(), game.after_placement, "{name}");
+    assert_eq!(replay.position().to_string(), game.end, "{name}");
 }
 
 /// A record of a random game with a few tags.
-fn record_of(index: usize, result: RecordResult, moves: &[Move]) -> GameRecord {
+fn record_of(index: usize, result: Outcome, moves: &[Move]) -> GameRecord {
     let mut record = GameRecord::new(Position::new());
     record.set_tag("Event", &format!("random game #{index}"));
     record.set_tag("White", "dvonn-ai \"fast\" 0.1");
@@ -125,12 +125,12 @@ fn every_game_round_trips_as_a_record_and_replays_to_its_score() {
         let read = GameRecord::parse(&text).unwrap_or_else(|e| panic!("game {index}: {e}\n{text}"));
         assert_eq!(read, record, "game {index}");
         let replay = read.replay().unwrap();
-        assert_eq!(replay.result(), *score, "game {index}");
-        assert!(replay.final_position().is_game_over());
-        replay.check_result(read.result).unwrap();
-        assert_eq!(replay.moves, *moves);
-        assert_eq!(replay.positions.len(), moves.len() + 1);
-        assert_eq!(replay.removed.len(), moves.len());
+        assert_eq!(replay.position().outcome(), *score, "game {index}");
+        assert!(replay.position().is_game_over());
+        read.check_result(&replay).unwrap();
+        assert_eq!(replay.moves().collect::<Vec<_>>(), *moves);
+        assert_eq!(replay.positions().len(), moves.len() + 1);
+        assert_eq!(replay.plies().len(), moves.len());
         // Writing again gives the same text.
         assert_eq!(read.to_string(), text);
         assert_eq!(read_any(&text, None).unwrap(), record);
@@ -341,7 +341,7 @@ fn every_game_reads_from_a_boardspace_sgf() {
     let moves = vector_game_1();
     let record = sgf::read(&boardspace_sgf(&moves[..60], &|ply| (ply % 8) as u8, Some(Color::White))).unwrap();
     assert_eq!(record.moves, moves[..60]);
-    assert_eq!(record.result, RecordResult::Resigned(Color::White));
+    assert_eq!(record.result, Outcome::Resigned(Color::White));
 }
 
 /// The hand-made files modelled on the files of BoardSpace's DVONN archive,
@@ -384,7 +384,7 @@ fn archive_like_files_read_to_their_games() {
         assert_vector_game(name, &record, game);
         let moves = moves_of_game[game - 1].get_or_insert_with(|| record.moves.clone());
         assert_eq!(record.moves, *moves, "{name}");
-        record.replay().unwrap().check_result(record.result).unwrap();
+        record.check_result(&record.replay().unwrap()).unwrap();
         assert!(record.tag("White").is_some() && record.tag("Black").is_some(), "{name}");
         // Every one ends with both clocks.
         assert!(record.tag("WhiteTime").is_some() && record.tag("BlackTime").is_some(), "{name}");
@@ -441,9 +441,9 @@ fn the_sample_files_read() {
     // The real Little Golem game: legal under our rules, White resigned.
     let record = read_any(LITTLE_GOLEM_REAL, None).unwrap();
     assert_eq!(record.tag("White"), Some("CleverHunk steven cullum"));
-    assert_eq!(record.result, RecordResult::Resigned(Color::White));
+    assert_eq!(record.result, Outcome::Resigned(Color::White));
     let replay = record.replay().unwrap();
-    assert_eq!(replay.moves.len(), 75);
+    assert_eq!(replay.len(), 75);
     assert_eq!(
         write(&record, Format::LittleGolem).unwrap().lines().last().unwrap(),
         LITTLE_GOLEM_REAL.split("] 1. ").nth(1).map(|m| format!("1. {}", m.trim())).unwrap()
@@ -461,7 +461,7 @@ fn the_sample_files_read() {
     let record = read_any(CODECUP_ARBITER, None).unwrap();
     assert_vector_game("codecup-arbiter.log", &record, 1);
     assert_eq!(record.tag("White"), Some("./player --eval=100000"));
-    record.replay().unwrap().check_result(record.result).unwrap();
+    record.check_result(&record.replay().unwrap()).unwrap();
 }
 
 #[test]
@@ -558,19 +558,19 @@ fn records_with_everything_round_trip() {
         with_passes += usize::from(moves.contains(&Move::Pass));
         let mut record = GameRecord::new(start);
         record.moves = moves;
-        let final_result = record.replay().unwrap().result();
+        let final_result = record.replay().unwrap().position().outcome();
         record.result = match seed % 4 {
             0 => final_result,
-            1 => RecordResult::Unfinished,
-            2 => RecordResult::Resigned(Color::White),
-            _ => RecordResult::Resigned(Color::Black),
+            1 => Outcome::Unfinished,
+            2 => Outcome::Resigned(Color::White),
+            _ => Outcome::Resigned(Color::Black),
         };
         record.set_tag("Event", &format!("random {seed} \\ \"quoted\" {{not a comment}} [brackets]"));
         record.set_tag("Annotator", "ünïcödé ✓");
         let text = record.to_string();
         let read = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(read, record, "{text}");
-        assert_eq!(read.replay().unwrap().result(), final_result);
+        assert_eq!(read.replay().unwrap().position().outcome(), final_result);
         if start != Position::new() {
             assert!(text.contains("[Setup \"position\"]\n[Position \""), "{text}");
         }
@@ -609,9 +609,9 @@ fn the_missing_last_placement_is_filled_in() {
         let record = GameRecord::parse(&short.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")).unwrap();
         assert_eq!(record.moves.len(), moves.len() - 1);
         let replay = record.replay().unwrap();
-        assert_eq!(replay.moves, moves);
-        assert_eq!(replay.moves[48], forced);
-        assert_eq!(replay.result(), score);
+        assert_eq!(replay.moves().collect::<Vec<_>>(), moves);
+        assert_eq!(replay.plies()[48].mv, forced);
+        assert_eq!(replay.position().outcome(), score);
         // A re-written record contains it.
         let rewritten = GameRecord::parse(&record.to_string()).unwrap();
         assert_eq!(rewritten.moves, moves);
@@ -650,8 +650,8 @@ fn an_illegal_move_is_reported_with_its_number_and_ply() {
 #[test]
 fn a_wrong_score_is_reported() {
     let moves = &vector_game_1();
-    let record = record_of(0, RecordResult::Score { white: 20, black: 6 }, moves);
-    let error = record.replay().unwrap().check_result(record.result).unwrap_err();
+    let record = record_of(0, Outcome::Score { white: 20, black: 6 }, moves);
+    let error = record.check_result(&record.replay().unwrap()).unwrap_err();
     assert_eq!(error.to_string(), "the record gives the result 20-6, but the moves end 13-13");
 }
 

@@ -20,15 +20,16 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
-use dvonn_core::{Cell, Move, Phase, Position};
+use dvonn_core::{Cell, Game, Move, Phase, Position};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::placement::{ActiveFeatures, FEATURE_COUNT, PlacementEval, PlacementWeights, active_features, map_cell};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{EnginePlayer, Game, Player};
+use crate::game::{EnginePlayer, Player, Referee};
 use crate::limits::Limits;
 use crate::observer::SearchInfo;
 use crate::placement::PlacementStrategy;
@@ -161,13 +162,13 @@ struct Placer {
 }
 
 impl Player for Placer {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Result<Move, String> {
         let position = game.position();
         let empty = !position.occupied();
         if let Some((engine, share)) = &mut self.engine {
             let share = if position.placed() < 3 { share.max(0.5) } else { *share };
             if empty.len() > 1 && !self.rng.random_bool(share) {
-                if let Ok(placement @ Move::Place(_)) = engine.choose(game) {
+                if let Ok(placement @ Move::Place(_)) = engine.choose(game, time_left) {
                     return Ok(placement);
                 }
             }
@@ -198,18 +199,18 @@ pub fn generate(plan: &Generation, mut progress: impl FnMut(usize)) -> Vec<Label
         if let Some((engine, _)) = &mut placer.engine {
             engine.new_game();
         }
-        let mut driver = Game::new(Position::new());
-        while driver.position().phase() == Phase::Placement {
-            driver.step(&mut placer, &mut ()).expect("a placement-phase board has an empty cell");
+        let mut referee = Referee::new(Position::new());
+        while referee.position().phase() == Phase::Placement {
+            referee.step(&mut placer, &mut ()).expect("a placement-phase board has an empty cell");
         }
         let mut cells = [Cell::ALL[0]; 49];
-        for (slot, played) in cells.iter_mut().zip(driver.history()) {
+        for (slot, played) in cells.iter_mut().zip(referee.game().plies()) {
             *slot = played.mv.to().expect("a placement");
         }
         labeller.new_game();
         let mut white_margin = 0.0;
         // The finished board has White to move: the search's score is White's.
-        labeller.search(driver.position(), &Limits::depth(plan.label_depth), &mut |info: &SearchInfo| {
+        labeller.search(referee.position(), &Limits::depth(plan.label_depth), &mut |info: &SearchInfo| {
             white_margin = info.score.pieces() as f32;
         });
         games.push(LabelledPlacement { cells, white_margin });

@@ -14,16 +14,20 @@
 //! `dvonn tune` runs this; the fitted weights are [`Weights::TUNED`]. The
 //! games start from random setups or from given boards: boards reached by
 //! real placement phases teach the weights the positions that games
-//! actually reach.
+//! actually reach. Each game's random choices come from the plan's seed
+//! and the game's number alone ([`SelfPlayer::play`]), so the games can be
+//! played in any order, on any number of threads or machines, and kept as
+//! records (a [`Game`] each, its [`samples`] taken when it is fitted) to
+//! fit later.
 
-use dvonn_core::{Color, Phase, Position};
+use dvonn_core::{Color, Game, Phase, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::weights::Mix;
 use super::{FEATURES, Features, Weights, features};
 use crate::engine::{Engine, EngineConfig};
-use crate::game::{EnginePlayer, Game, PlayedMove, RandomPlayer};
+use crate::game::{EnginePlayer, RandomPlayer, Referee};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
@@ -95,46 +99,79 @@ impl SelfPlay {
     }
 }
 
-/// Plays the games of `plan` and returns the samples of all their
-/// movement-phase positions. `progress(games done)` is called after each game.
-pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
-    let config = EngineConfig::default()
-        .with_hash_mb(16)
-        .with_weights(plan.weights)
-        .with_placement(PlacementStrategy::Heuristic);
-    let engine = Engine::new(config).expect("a 16 MiB table");
-    let mut engine = EnginePlayer::new(engine, Limits::depth(plan.depth));
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let mut samples = Vec::new();
-    for game in 0..plan.games {
-        engine.new_game();
-        let start = match plan.openings.get(game % plan.openings.len().max(1)) {
+/// The samples of a self-play game (played, or replayed from its record):
+/// every movement-phase position with more than one legal move, labelled
+/// with the game's final margin for its side to move. `None` when the game
+/// did not end by the rules (unfinished, or resigned).
+pub fn samples(game: &Game) -> Option<Vec<Sample>> {
+    let white_margin = game.outcome().white_margin()? as f64;
+    // Every position a move was played in, but the forced ones.
+    let seen = game.positions()[..game.len()]
+        .iter()
+        .filter(|position| position.phase() == Phase::Movement && position.legal_moves().len() > 1);
+    Some(
+        seen.map(|position| Sample {
+            features: features(position),
+            occupied: position.occupied().len(),
+            margin: if position.side_to_move() == Color::White { white_margin } else { -white_margin },
+        })
+        .collect(),
+    )
+}
+
+/// Plays the games of a [`SelfPlay`] plan, one at a time, by number.
+#[derive(Debug)]
+pub struct SelfPlayer {
+    plan: SelfPlay,
+    engine: EnginePlayer,
+}
+
+impl SelfPlayer {
+    /// A player of `plan`'s games (its engine has a 16 MiB table).
+    pub fn new(plan: &SelfPlay) -> SelfPlayer {
+        let config = EngineConfig::default()
+            .with_hash_mb(16)
+            .with_weights(plan.weights)
+            .with_placement(PlacementStrategy::Heuristic);
+        let engine = Engine::new(config).expect("a 16 MiB table");
+        SelfPlayer { plan: plan.clone(), engine: EnginePlayer::new(engine, Limits::depth(plan.depth)) }
+    }
+
+    /// Plays game `game` (from 0) of the plan. Its start (the board
+    /// `openings[game % len]`, or a random setup) and random moves come
+    /// from the plan's seed and `game` alone, and the engine forgets the
+    /// games before: the same game whichever games were played before it.
+    pub fn play(&mut self, game: usize) -> Game {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.plan.seed);
+        rng.set_stream(game as u64);
+        self.engine.new_game();
+        let start = match self.plan.openings.get(game % self.plan.openings.len().max(1)) {
             Some(opening) => *opening,
             None => Position::random_setup_from_seed(rng.random()),
         };
-        let mut driver = Game::new(start);
-        let mut seen: Vec<(Features, u32, Color)> = Vec::new();
-        let mut observe = |played: &PlayedMove| {
-            let position = &played.before;
-            if position.phase() == Phase::Movement && position.legal_moves().len() > 1 {
-                seen.push((features(position), position.occupied().len(), position.side_to_move()));
-            }
-        };
-        while driver.history().len() < plan.random_moves {
-            if driver.step(&mut RandomPlayer::new(&mut rng), &mut observe).is_none() {
+        let mut referee = Referee::new(start);
+        while referee.game().len() < self.plan.random_moves {
+            if referee.step(&mut RandomPlayer::new(&mut rng), &mut ()).is_none() {
                 break;
             }
         }
-        let ending = driver.play_out(&mut engine, &mut observe);
-        let white_margin = ending.white_margin().expect("the engine never forfeits") as f64;
-        samples.extend(seen.into_iter().map(|(features, occupied, side)| Sample {
-            features,
-            occupied,
-            margin: if side == Color::White { white_margin } else { -white_margin },
-        }));
+        referee.play_out(&mut self.engine, &mut ());
+        assert!(referee.forfeit().is_none(), "the engine never forfeits");
+        referee.game().clone()
+    }
+}
+
+/// Plays the games of `plan` and returns the samples of all their
+/// movement-phase positions, game after game. `progress(games done)` is
+/// called after each game.
+pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample> {
+    let mut player = SelfPlayer::new(plan);
+    let mut all = Vec::new();
+    for game in 0..plan.games {
+        all.extend(samples(&player.play(game)).expect("a self-play game ends by the rules"));
         progress(game + 1);
     }
-    samples
+    all
 }
 
 /// The result of a fit.
@@ -220,6 +257,7 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dvonn_core::Author;
 
     #[test]
     fn a_fit_recovers_weights_that_generated_the_margins() {
@@ -264,6 +302,33 @@ mod tests {
         let (first, second) = (self_play(&plan, |_| ()), self_play(&plan, |_| ()));
         assert_eq!(first[0].features, features(&board));
         assert_eq!(first, second, "the same board and no random moves: the same games");
+    }
+
+    #[test]
+    fn a_game_is_the_same_whatever_was_played_before() {
+        let plan = SelfPlay::default().with_depth(1).with_seed(4);
+        let mut player = SelfPlayer::new(&plan);
+        let third = player.play(2);
+        let mut other = SelfPlayer::new(&plan);
+        assert_ne!(other.play(0), third);
+        assert_eq!(other.play(2), third);
+        assert_eq!(SelfPlayer::new(&plan).play(2), third);
+        let game_samples = samples(&third).unwrap();
+        assert!(!game_samples.is_empty());
+        // A game cut short, or resigned, has no samples.
+        let mut short = third.clone();
+        short.truncate(third.len() - 1);
+        assert_eq!(samples(&short), None);
+        short.play(third.plies()[third.len() - 1].mv, Author::Record).unwrap();
+        assert_eq!(samples(&short), Some(game_samples));
+        let mut resigned = third.clone();
+        resigned.truncate(third.len() - 1);
+        assert!(resigned.resign(Color::White));
+        assert_eq!(samples(&resigned), None);
+        // self_play is the games in order.
+        let plan = plan.with_games(3);
+        let all: Vec<Sample> = (0..3).flat_map(|game| samples(&SelfPlayer::new(&plan).play(game)).unwrap()).collect();
+        assert_eq!(self_play(&plan, |_| ()), all);
     }
 
     #[test]

@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use dvonn_core::Move;
+use dvonn_core::{Game, Move};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Game, Player};
+use super::Player;
 use crate::engine::Engine;
 use crate::limits::{Clock, Limits};
 use crate::search::SearchResult;
@@ -40,10 +40,10 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Result<Move, String> {
         let position = game.position();
         let mut limits = self.limits;
-        if let Some(remaining) = game.remaining(position.side_to_move()) {
+        if let Some(remaining) = time_left {
             limits.clock = Some(Clock::new(remaining, Duration::ZERO));
         }
         let search = self.last_search.insert(self.engine.search(position, &limits, &mut ()));
@@ -73,7 +73,7 @@ impl<R: Rng> RandomPlayer<R> {
 }
 
 impl<R: Rng> Player for RandomPlayer<R> {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, _time_left: Option<Duration>) -> Result<Move, String> {
         game.position().legal_moves().choose(&mut self.rng).copied().ok_or_else(|| "no legal move".to_string())
     }
 }

@@ -1,8 +1,8 @@
 //! Game review: every position of a game searched, every move judged
 //! against the engine's choice.
 //!
-//! [`review`] searches each position of a game (a start position and its
-//! moves) within the same [`Limits`] and reports, for every ply, a
+//! [`review`] searches each position of a [`Game`] within the same
+//! [`Limits`] and reports, for every ply, a
 //! [`PlyReview`]: the evaluation before and after the move from White's
 //! side, the engine's better move when there is one, the *loss* (how much
 //! of the final margin the move gave away, from its player's side) and a
@@ -53,14 +53,17 @@
 //! ```
 //! use dvonn_ai::review::{Mark, ReviewOptions, review};
 //! use dvonn_ai::{Engine, EngineConfig, Limits, StopHandle};
-//! use dvonn_core::{Color, Position};
+//! use dvonn_core::{Author, Color, Game, Position};
 //!
 //! // White wins by 6 with C3D4; C3C4 loses by 3.
 //! let start: Position = "W4.DD...../.W2B2W5B...../DB2W......../........../......... w m".parse().unwrap();
-//! let moves = ["C3C4".parse().unwrap(), "F4E4".parse().unwrap()];
+//! let mut game = Game::new(start);
+//! for mv in ["C3C4", "F4E4"] {
+//!     game.play(mv.parse().unwrap(), Author::Record).unwrap();
+//! }
 //! let mut engine = Engine::new(EngineConfig::default().with_hash_mb(4)).unwrap();
 //! let options = ReviewOptions::new(Limits::depth(20));
-//! let reviewed = review(&mut engine, &start, &moves, &options, &StopHandle::default(), &mut ()).unwrap();
+//! let reviewed = review(&mut engine, &game, &options, &StopHandle::default(), &mut ());
 //! let first = &reviewed.plies[0];
 //! assert_eq!(first.best.unwrap().to_string(), "C3D4");
 //! assert_eq!((first.eval_before.to_string(), first.eval_after.to_string()), ("=+6".into(), "=-3".into()));
@@ -72,7 +75,7 @@ pub mod graph;
 
 use std::fmt;
 
-use dvonn_core::{Color, IllegalMoveError, Move, Phase, Position, TOTAL_PIECES};
+use dvonn_core::{Color, Game, Move, Phase, Position, TOTAL_PIECES};
 
 use crate::engine::Engine;
 use crate::limits::{Limits, StopHandle};
@@ -391,61 +394,42 @@ impl<F: FnMut(&PlyReview)> ReviewObserver for F {
     }
 }
 
-/// A move of the game that is illegal where it is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ply {ply}: {error}")]
-pub struct ReviewError {
-    /// The ply of the move.
-    pub ply: usize,
-    /// Why it is illegal.
-    pub error: IllegalMoveError,
-}
-
-/// Reviews the game of `moves` from `start` with `engine` (its threads, its
-/// table, which the review clears first; a review of the placement phase
-/// searches it whatever the engine's placement strategy).
+/// Reviews the moves of `game` with `engine` (its threads, its table,
+/// which the review clears first; a review of the placement phase searches
+/// it whatever the engine's placement strategy). A resignation the game
+/// ends with changes nothing: the position after the last move is searched.
 ///
 /// `stop` ends the review early, from another thread: the search under
 /// way stops at once, and the review returns the plies finished before it,
 /// with [`GameReview::complete`] false. Unlike the engine's own handle it is
 /// never cleared. `observer` is told of every ply as it is finished.
-///
-/// The moves are checked first: an illegal one is an error, and nothing is
-/// searched.
 pub fn review(
     engine: &mut Engine,
-    start: &Position,
-    moves: &[Move],
+    game: &Game,
     options: &ReviewOptions,
     stop: &StopHandle,
     observer: &mut impl ReviewObserver,
-) -> Result<GameReview, ReviewError> {
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    positions.push(*start);
-    for (ply, &mv) in moves.iter().enumerate() {
-        let mut next = positions[ply];
-        next.play(mv).map_err(|error| ReviewError { ply, error })?;
-        positions.push(next);
-    }
+) -> GameReview {
+    let positions = game.positions();
     let mut limits = options.limits;
     limits.clock = None;
     engine.new_game();
     let mut review = GameReview {
-        plies: Vec::with_capacity(moves.len()),
-        game_length: moves.len(),
+        plies: Vec::with_capacity(game.len()),
+        game_length: game.len(),
         movement_from: positions.iter().position(|position| position.phase() == Phase::Movement),
         complete: false,
     };
-    let last = &positions[moves.len()];
+    let last = game.position();
     let mut after = match engine.search_for_review(last, &limits, None, stop) {
         None => Evaluation::final_margin(last),
-        Some(_) if stop.is_stopped() => return Ok(review),
+        Some(_) if stop.is_stopped() => return review,
         Some(searched) => {
             let score = bounded(searched.result.score, searched.result.exact, last);
             Evaluation::from_side(last.side_to_move(), score, searched.result.exact)
         }
     };
-    for (ply, &mv) in moves.iter().enumerate().rev() {
+    for (ply, mv) in game.moves().enumerate().rev() {
         if stop.is_stopped() {
             break;
         }
@@ -465,8 +449,8 @@ pub fn review(
         review.plies.push(reviewed);
     }
     review.plies.reverse();
-    review.complete = review.plies.len() == moves.len();
-    Ok(review)
+    review.complete = review.plies.len() == game.len();
+    review
 }
 
 /// The review of the only legal move `mv` of `position`: it keeps the

@@ -1,4 +1,4 @@
-use dvonn_core::{Color, Move, Phase, Position};
+use dvonn_core::{Author, Color, Game, Phase, Position};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -15,32 +15,34 @@ fn engine(threads: usize) -> Engine {
     Engine::new(EngineConfig::default().with_threads(threads).with_hash_mb(8)).expect("an engine")
 }
 
-fn moves(text: &str) -> Vec<Move> {
-    text.split_whitespace().map(|mv| mv.parse().expect("a move")).collect()
+/// The game of `moves` from `start`.
+fn game(start: &str, moves: &str) -> Game {
+    let mut game = Game::new(start.parse().expect("a position"));
+    for mv in moves.split_whitespace() {
+        game.play(mv.parse().expect("a move"), Author::Record).expect("a legal move");
+    }
+    game
 }
 
 /// A game of random moves from the empty board to its end.
-fn random_game(seed: u64) -> Vec<Move> {
+fn random_game(seed: u64) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut position = Position::new();
-    let mut moves = Vec::new();
-    while let Some(&mv) = position.legal_moves().choose(&mut rng) {
-        position.play(mv).expect("a legal move");
-        moves.push(mv);
+    let mut game = Game::new(Position::new());
+    while let Some(&mv) = game.position().legal_moves().choose(&mut rng) {
+        game.play(mv, Author::Program).expect("a legal move");
     }
-    moves
+    game
 }
 
-fn review_of(start: &Position, moves: &[Move], limits: Limits) -> GameReview {
-    review(&mut engine(1), start, moves, &ReviewOptions::new(limits), &StopHandle::default(), &mut ())
-        .expect("legal moves")
+fn review_of(game: &Game, limits: Limits) -> GameReview {
+    review(&mut engine(1), game, &ReviewOptions::new(limits), &StopHandle::default(), &mut ())
 }
 
 /// What every review must satisfy, whatever the game and the search.
-fn check_invariants(start: &Position, moves: &[Move], review: &GameReview) {
+fn check_invariants(game: &Game, review: &GameReview) {
     let thresholds = Thresholds::DEFAULT;
-    let mut position = *start;
-    for (ply, &mv) in moves.iter().enumerate() {
+    for (ply, mv) in game.moves().enumerate() {
+        let position = &game.positions()[ply];
         let reviewed = review.ply(ply).expect("a complete review");
         assert_eq!((reviewed.ply, reviewed.mv), (ply, mv));
         assert_eq!(reviewed.side, position.side_to_move(), "ply {ply}");
@@ -63,24 +65,21 @@ fn check_invariants(start: &Position, moves: &[Move], review: &GameReview) {
         if let Some(next) = review.ply(ply + 1) {
             assert_eq!(reviewed.eval_after, next.eval_before, "ply {ply}: after is the next ply's before");
         }
-        position.play(mv).expect("a legal move");
     }
-    if position.is_game_over() {
+    if game.position().is_game_over() {
         let last = review.plies.last().expect("moves");
-        assert_eq!(last.eval_after, Evaluation::final_margin(&position));
+        assert_eq!(last.eval_after, Evaluation::final_margin(game.position()));
     }
 }
 
 #[test]
 fn a_proven_win_thrown_away_is_a_blunder_with_the_exact_margins() {
-    let start: Position = THROWN_WIN.parse().expect("a position");
-    let moves = moves("C3C4 F4E4");
+    let game = game(THROWN_WIN, "C3C4 F4E4");
     for threads in [1, 2] {
         let options = ReviewOptions::new(Limits::depth(30));
-        let review = review(&mut engine(threads), &start, &moves, &options, &StopHandle::default(), &mut ())
-            .expect("legal moves");
+        let review = review(&mut engine(threads), &game, &options, &StopHandle::default(), &mut ());
         assert!(review.complete);
-        check_invariants(&start, &moves, &review);
+        check_invariants(&game, &review);
         let blunder = &review.plies[0];
         assert_eq!(blunder.eval_before, Evaluation { white: Score::from_pieces(6), exact: true });
         assert_eq!(blunder.eval_after, Evaluation { white: Score::from_pieces(-3), exact: true });
@@ -99,11 +98,9 @@ fn a_proven_win_thrown_away_is_a_blunder_with_the_exact_margins() {
 
 #[test]
 fn throwing_a_small_win_away_is_a_blunder_whatever_the_thresholds() {
-    let start: Position = THROWN_WIN.parse().expect("a position");
     let lenient = Thresholds::DEFAULT.with_blunder(Score::from_pieces(40)).with_mistake(Score::from_pieces(30));
     let options = ReviewOptions::new(Limits::depth(30)).with_thresholds(lenient);
-    let review = review(&mut engine(1), &start, &moves("C3C4 F4E4"), &options, &StopHandle::default(), &mut ())
-        .expect("legal moves");
+    let review = review(&mut engine(1), &game(THROWN_WIN, "C3C4 F4E4"), &options, &StopHandle::default(), &mut ());
     assert_eq!(review.plies[0].mark, Some(Mark::Blunder));
     assert_eq!(lenient.mark(review.plies[0].loss), Some(Mark::Inaccuracy));
 }
@@ -111,25 +108,17 @@ fn throwing_a_small_win_away_is_a_blunder_whatever_the_thresholds() {
 #[test]
 fn whole_games_keep_every_invariant() {
     for seed in [3, 8] {
-        let moves = random_game(seed);
-        let start = Position::new();
+        let game = random_game(seed);
         let mut seen = Vec::new();
         let mut record = |ply: &PlyReview| seen.push(ply.ply);
-        let review = review(
-            &mut engine(2),
-            &start,
-            &moves,
-            &ReviewOptions::new(Limits::depth(2)),
-            &StopHandle::default(),
-            &mut record,
-        )
-        .expect("legal moves");
+        let options = ReviewOptions::new(Limits::depth(2));
+        let review = review(&mut engine(2), &game, &options, &StopHandle::default(), &mut record);
         assert!(review.complete);
-        assert_eq!(review.game_length, moves.len());
+        assert_eq!(review.game_length, game.len());
         assert_eq!(review.movement_from, Some(49));
-        check_invariants(&start, &moves, &review);
+        check_invariants(&game, &review);
         // The observer hears of every ply once, from the last back.
-        assert_eq!(seen, (0..moves.len()).rev().collect::<Vec<_>>());
+        assert_eq!(seen, (0..game.len()).rev().collect::<Vec<_>>());
         // The 49th placement is forced; random moves are often marked.
         assert!(review.plies[48].forced && review.plies[48].phase == Phase::Placement);
         assert_eq!(review.plies[49].phase, Phase::Movement);
@@ -147,45 +136,30 @@ fn whole_games_keep_every_invariant() {
 
 #[test]
 fn an_unfinished_game_ends_on_a_searched_evaluation() {
-    let moves = random_game(5);
-    let cut = &moves[..60];
-    let review = review_of(&Position::new(), cut, Limits::depth(2));
-    check_invariants(&Position::new(), cut, &review);
+    let mut game = random_game(5);
+    game.truncate(60);
+    let review = review_of(&game, Limits::depth(2));
+    check_invariants(&game, &review);
     assert_eq!(review.plies.len(), 60);
     assert!(!review.plies[59].eval_after.exact, "a search of the middle game proves nothing");
 }
 
 #[test]
 fn a_game_without_moves_has_an_empty_review() {
-    let review = review_of(&Position::new(), &[], Limits::depth(2));
+    let review = review_of(&Game::new(Position::new()), Limits::depth(2));
     assert!(review.complete && review.plies.is_empty());
     assert_eq!(review.summary(Color::White), PlayerSummary::default());
 }
 
 #[test]
-fn an_illegal_move_is_refused_before_any_search() {
-    let error = review(
-        &mut engine(1),
-        &Position::new(),
-        &moves("E3 E3"),
-        &ReviewOptions::new(Limits::infinite()),
-        &StopHandle::default(),
-        &mut (),
-    )
-    .unwrap_err();
-    assert_eq!(error.ply, 1);
-    assert_eq!(error.to_string(), "ply 1: E3 is illegal: E3 is not empty");
-}
-
-#[test]
 fn a_stopped_review_returns_the_last_plies_it_finished() {
-    let moves = random_game(11);
+    let game = random_game(11);
     let mut engine = engine(2);
     let stop = StopHandle::default();
     // Stopped before it starts: nothing reviewed.
     stop.stop();
     let options = ReviewOptions::new(Limits::infinite());
-    let stopped = review(&mut engine, &Position::new(), &moves, &options, &stop, &mut ()).expect("legal moves");
+    let stopped = review(&mut engine, &game, &options, &stop, &mut ());
     assert!(!stopped.complete && stopped.plies.is_empty());
     // Stopped after ten plies, during searches without a limit.
     let stop = StopHandle::default();
@@ -197,10 +171,9 @@ fn a_stopped_review_returns_the_last_plies_it_finished() {
         }
     };
     let options = ReviewOptions::new(Limits::depth(3));
-    let stopped =
-        review(&mut engine, &Position::new(), &moves, &options, &stop, &mut stop_after_ten).expect("legal moves");
+    let stopped = review(&mut engine, &game, &options, &stop, &mut stop_after_ten);
     assert!(!stopped.complete);
-    assert_eq!(stopped.plies.first().map(|ply| ply.ply), Some(moves.len() - 10));
+    assert_eq!(stopped.plies.first().map(|ply| ply.ply), Some(game.len() - 10));
     assert_eq!(stopped.plies.len(), 10);
     // The engine's own searches are not stopped by the review's handle.
     let result = engine.search(&Position::random_setup_from_seed(1), &Limits::depth(3), &mut ());
@@ -234,15 +207,15 @@ fn thresholds_mark_losses() {
 
 #[test]
 fn the_graph_draws_every_mark_and_both_phases() {
-    let moves = random_game(3);
-    let review = review_of(&Position::new(), &moves, Limits::depth(2));
+    let game = random_game(3);
+    let review = review_of(&game, Limits::depth(2));
     let svg = evaluation_graph(&review);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
     for mark in Mark::ALL {
         let marked = review.plies.iter().filter(|ply| ply.mark == Some(mark)).count();
         assert_eq!(svg.matches(&format!("class=\"mark {mark}\"")).count(), marked, "{mark}");
     }
-    assert_eq!(svg.matches("class=\"ply\"").count(), moves.len());
+    assert_eq!(svg.matches("class=\"ply\"").count(), game.len());
     assert!(svg.contains("class=\"phase placement\"") && svg.contains("class=\"phase movement\""));
     assert_eq!(svg.matches("class=\"curve\"").count(), 1);
     // The last point is the final score, proven.

@@ -21,7 +21,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Game, Player};
+use dvonn_ai::Player;
+use dvonn_core::Game;
 use dvonn_core::Move;
 
 use crate::codecup::{Message, read_line};
@@ -101,10 +102,10 @@ impl External {
     /// Sends the moves of `game` the program does not know yet: its
     /// opponent's.
     fn tell(&mut self, game: &Game) -> Result<(), String> {
-        for played in &game.history()[self.known.min(game.history().len())..] {
+        for played in &game.plies()[self.known.min(game.len())..] {
             self.send(&played.mv.to_string())?;
         }
-        self.known = game.history().len();
+        self.known = game.len();
         Ok(())
     }
 
@@ -198,7 +199,7 @@ impl External {
 }
 
 impl Player for External {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, _time_left: Option<Duration>) -> Result<Move, String> {
         self.tell(game)?;
         let mv = self.ask()?;
         self.known += 1;

@@ -1,29 +1,21 @@
-//! One game of a match: its opening, its two players, and how it ended.
+//! One game of a match: its opening, its two players, and its record.
 
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use dvonn_ai::{Ending, Engine, EnginePlayer, Game, Limits, RandomPlayer};
-use dvonn_core::{Color, Move, Position};
-use dvonn_notation::{GameRecord, RecordResult};
+use dvonn_ai::{Engine, EnginePlayer, Limits, RandomPlayer, Referee};
+use dvonn_core::{Author, Color, Game, Move, Position};
+use dvonn_notation::GameRecord;
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::external::External;
 use super::spec::{POSITION_PLACEHOLDER, SEED_PLACEHOLDER, Spec};
+use crate::shard::mix;
 
 /// The fewest and the most random placements of an opening.
 const OPENING_PLACEMENTS: std::ops::RangeInclusive<usize> = 6..=10;
-
-/// Mixes a seed with a number (SplitMix64's finaliser): independent streams
-/// for each game and player.
-pub fn mix(seed: u64, n: u64) -> u64 {
-    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Where a game starts: a position and the moves imposed on both players
 /// before they choose their own.
@@ -67,27 +59,6 @@ impl Opening {
     }
 }
 
-/// A game played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The game's number from 0.
-    pub index: usize,
-    /// The colour player A had.
-    pub a_color: Color,
-    /// How it ended.
-    pub ending: Ending,
-    /// The game as a record (tags, moves, result).
-    pub record: GameRecord,
-}
-
-impl Played {
-    /// A's pieces minus B's at the end of a finished game.
-    pub fn a_margin(&self) -> Option<i64> {
-        let margin = self.ending.white_margin()?;
-        Some(if self.a_color == Color::White { margin } else { -margin })
-    }
-}
-
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -108,23 +79,23 @@ enum Player {
 }
 
 impl Player {
-    /// Starts the player of `spec` for `game`, whose players choose their
+    /// Starts the player of `spec` for `referee`'s game, whose players choose their
     /// moves from its present position on (an error only when an engine
     /// cannot be built or a program cannot be started at all: the match
-    /// cannot go on). An engine on a game clock gets it in `game`.
-    fn start(spec: &Spec, settings: &Settings, game: &mut Game, color: Color, seed: u64) -> Result<Player> {
+    /// cannot go on). An engine on a game clock gets it from `referee`.
+    fn start(spec: &Spec, settings: &Settings, referee: &mut Referee, color: Color, seed: u64) -> Result<Player> {
         match spec {
             Spec::Engine(spec) => {
                 let mut config = spec.config.clone();
                 config.seed = seed;
                 let engine = Engine::new(config).context("cannot start an engine")?;
                 let limits = if spec.has_limit() { spec.limits } else { Limits::move_time(settings.default_time) };
-                game.set_clock(color, spec.clock);
+                referee.set_clock(color, spec.clock);
                 Ok(Player::Engine(Box::new(EnginePlayer::new(engine, limits))))
             }
             Spec::External(command) => {
-                let command = command_line(command, game.position(), seed);
-                Ok(Player::External(External::start(&command, settings.external_timeout, game.history().len())?))
+                let command = command_line(command, referee.position(), seed);
+                Ok(Player::External(External::start(&command, settings.external_timeout, referee.game().len())?))
             }
             Spec::Random => Ok(Player::Random(Box::new(RandomPlayer::from_seed(seed)))),
         }
@@ -140,11 +111,11 @@ impl Player {
 }
 
 impl dvonn_ai::Player for Player {
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Result<Move, String> {
         match self {
-            Player::Engine(engine) => engine.choose(game),
-            Player::External(program) => program.choose(game),
-            Player::Random(random) => random.choose(game),
+            Player::Engine(engine) => engine.choose(game, time_left),
+            Player::External(program) => program.choose(game, time_left),
+            Player::Random(random) => random.choose(game, time_left),
         }
     }
 }
@@ -157,53 +128,47 @@ fn command_line(command: &[String], start: &Position, seed: u64) -> Vec<String> 
     command.iter().map(|word| word.replace(POSITION_PLACEHOLDER, &position).replace(SEED_PLACEHOLDER, &seed)).collect()
 }
 
-/// Plays game `index` of a match from `opening`: `white` and `black` are
-/// the players' specifications and `names` their names for the record
-/// (White's first).
+/// Plays game `index` of a match from `opening` and returns its record
+/// (the loser's resignation and, in its `Termination` tag, the reason for a
+/// forfeit): `white` and `black` are the players' specifications and
+/// `names` their names for the record (White's first).
 pub fn play(
     index: usize,
-    a_color: Color,
     [white, black]: [&Spec; 2],
     names: [&str; 2],
     opening: &Opening,
     settings: &Settings,
-) -> Result<Played> {
+) -> Result<GameRecord> {
     let game_seed = mix(settings.seed, index as u64);
-    let mut game = Game::new(opening.start);
+    let mut referee = Referee::new(opening.start);
     for &mv in &opening.moves {
-        game.play(mv, &mut ()).context("an opening move is illegal")?;
+        referee.play(mv, Author::Record, &mut ()).context("an opening move is illegal")?;
     }
     let mut players = [
-        Player::start(white, settings, &mut game, Color::White, mix(game_seed, 1))?,
-        Player::start(black, settings, &mut game, Color::Black, mix(game_seed, 2))?,
+        Player::start(white, settings, &mut referee, Color::White, mix(game_seed, 1))?,
+        Player::start(black, settings, &mut referee, Color::Black, mix(game_seed, 2))?,
     ];
-    let ending = game.play_out(&mut players, &mut ()).clone();
+    referee.play_out(&mut players, &mut ());
+    let forfeit = referee.forfeit().map(|(loser, reason)| (loser, reason.clone()));
     for (player, color) in players.into_iter().zip(Color::BOTH) {
-        player.finish(&game, ending.forfeit().is_some_and(|(loser, _)| loser == color));
+        player.finish(referee.game(), forfeit.as_ref().is_some_and(|(loser, _)| *loser == color));
     }
-    let mut record = GameRecord::new(opening.start);
-    record.moves = game.moves();
+    let mut record = GameRecord::from(referee.game());
     record.set_tag("Event", "dvonn match");
     record.set_tag("Date", &crate::date::today());
     record.set_tag("Round", &(index + 1).to_string());
     record.set_tag("White", names[0]);
     record.set_tag("Black", names[1]);
-    record.result = match ending.forfeit() {
-        Some((loser, reason)) => {
-            record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
-            RecordResult::Resigned(loser)
-        }
-        None => {
-            let end = game.position();
-            RecordResult::Score { white: end.pieces(Color::White), black: end.pieces(Color::Black) }
-        }
-    };
-    Ok(Played { index, a_color, ending, record })
+    if let Some((loser, reason)) = &forfeit {
+        record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
+    }
+    Ok(record)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dvonn_core::Outcome;
 
     #[test]
     fn openings_are_reproducible_and_varied() {
@@ -218,8 +183,6 @@ mod tests {
                 position.play(mv).unwrap();
             }
         }
-        assert_ne!(mix(1, 0), mix(1, 1));
-        assert_ne!(mix(1, 0), mix(2, 0));
     }
 
     #[test]
@@ -227,21 +190,19 @@ mod tests {
         let clock = Spec::parse("clock=1,placement=heuristic").unwrap();
         let quick = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
-        let played =
-            play(1, Color::Black, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
-        assert!(matches!(played.ending, Ending::Finished { .. }), "{:?}", played.ending);
+        let record = play(1, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
     }
 
     #[test]
     fn two_engines_play_a_game_to_the_end() {
         let spec = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 3 };
-        let played =
-            play(0, Color::White, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
-        let Ending::Finished { white, black } = played.ending else { panic!("{:?}", played.ending) };
-        assert_eq!(played.record.result, RecordResult::Score { white, black });
-        let replay = played.record.replay().unwrap();
-        assert!(replay.final_position().is_game_over());
-        assert_eq!(played.a_margin(), Some(i64::from(white) - i64::from(black)));
+        let record = play(0, [&spec, &spec], ["A", "B"], &Opening::random_placements(3), &settings).unwrap();
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
+        let game = record.replay().unwrap();
+        assert_eq!(game.outcome(), record.result, "played to the end, the score the record's");
+        assert_eq!(record.tag("Round"), Some("1"));
+        assert_eq!((record.tag("White"), record.tag("Black")), (Some("A"), Some("B")));
     }
 }

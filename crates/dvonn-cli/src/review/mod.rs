@@ -93,7 +93,7 @@ enum Output {
 
 /// Runs `dvonn review`.
 pub fn run(args: &Args) -> Result<()> {
-    let (record, replay) = read_game(&args.game, None)?;
+    let (record, game) = read_game(&args.game, None)?;
     let outputs = args.outputs();
     check_outputs(&outputs, args.force)?;
     let options = ReviewOptions::new(args.limits());
@@ -106,11 +106,10 @@ pub fn run(args: &Args) -> Result<()> {
     // Only one handler per process: without it (a library caller set one
     // already), Ctrl-C ends the program as it would anyway.
     let _ = ctrlc::set_handler(move || on_interrupt.stop());
-    let plies = replay.moves.len();
+    let plies = game.len();
     let progress = progress_bar(plies as u64, "{bar:30} {pos}/{len} plies [{elapsed_precise}, {eta} left]");
     let mut tick = |_: &dvonn_ai::review::PlyReview| progress.inc(1);
-    let reviewed = review(&mut engine, &replay.positions[0], &replay.moves, &options, &stop, &mut tick)
-        .with_context(|| format!("{}", args.game.display()))?;
+    let reviewed = review(&mut engine, &game, &options, &stop, &mut tick);
     progress.finish_and_clear();
 
     let setting = report::Setting { limits: options.limits, threads, thresholds: options.thresholds };
@@ -125,7 +124,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     for (path, output) in &outputs {
         let contents = match output {
-            Output::Record => report::annotated(&record, &replay.moves, &reviewed, &setting).to_string(),
+            Output::Record => report::annotated(&record, &game, &reviewed, &setting).to_string(),
             Output::Svg => graph::evaluation_graph(&reviewed),
             Output::Json => json::document(&reviewed, &setting)?,
         };

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use dvonn_ai::Limits;
 use dvonn_ai::review::{GameReview, PlayerSummary, PlyReview, Thresholds};
-use dvonn_core::{Color, Move};
+use dvonn_core::{Color, Game};
 use dvonn_notation::GameRecord;
 
 /// How the review was run, as the report tells it.
@@ -131,15 +131,15 @@ fn ply_comment(ply: &PlyReview) -> String {
     comment
 }
 
-/// The game of `record` (its moves replayed as `moves`, the forced
+/// The game of `record` (its moves replayed as `game`, the forced
 /// placement filled in) with the review: an `Annotator` tag, a comment
 /// before the first move (how it was reviewed, the evaluation of the start,
 /// the summary) and one after every move ([`ply_comment`]), after the
 /// comments the game already has.
-pub fn annotated(record: &GameRecord, moves: &[Move], review: &GameReview, setting: &Setting) -> GameRecord {
+pub fn annotated(record: &GameRecord, game: &Game, review: &GameReview, setting: &Setting) -> GameRecord {
     let mut annotated = record.clone();
     annotated.fill_forced_placement();
-    annotated.moves = moves.to_vec();
+    annotated.moves = game.moves().collect();
     let version = env!("CARGO_PKG_VERSION");
     annotated.set_tag("Annotator", &format!("dvonn review {version}, {}", setting.budget()));
     let start = review.plies.first().map(|ply| format!(" Start: {}.", ply.eval_before)).unwrap_or_default();

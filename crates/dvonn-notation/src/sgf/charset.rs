@@ -2,7 +2,8 @@
 
 use std::borrow::Cow;
 
-use crate::sgf::{SgfError, SgfErrorKind};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::scan::{SGF_VALUE, value_end};
 use crate::text::{excerpt, is_space};
 
 /// The UTF-8 byte-order mark.
@@ -39,7 +40,7 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 ///     "line 1, column 19: CA says the file is UTF-8, but this byte is not"
 /// );
 /// ```
-pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SgfError> {
+pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     if bytes.starts_with(BOM) {
         return utf8(bytes, "its byte-order mark");
     }
@@ -55,15 +56,15 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SgfError> {
         "utf-8" | "utf8" => utf8(bytes, "CA"),
         "iso-8859-1" | "iso_8859-1" | "iso8859-1" | "latin1" | "latin-1" | "l1" | "iso-ir-100" | "cp819" | "ibm819"
         | "us-ascii" | "ascii" => Ok(Cow::Owned(latin1(bytes))),
-        _ => Err(error(bytes, at, SgfErrorKind::UnsupportedCharset(excerpt(&label)))),
+        _ => Err(error(bytes, at, ParseErrorKind::UnsupportedCharset(excerpt(&label)))),
     }
 }
 
 /// `bytes` as UTF-8, which `declared` says they are.
-fn utf8<'a>(bytes: &'a [u8], declared: &'static str) -> Result<Cow<'a, str>, SgfError> {
+fn utf8<'a>(bytes: &'a [u8], declared: &'static str) -> Result<Cow<'a, str>, ParseError> {
     std::str::from_utf8(bytes)
         .map(Cow::Borrowed)
-        .map_err(|e| error(bytes, e.valid_up_to(), SgfErrorKind::NotUtf8(declared)))
+        .map_err(|e| error(bytes, e.valid_up_to(), ParseErrorKind::NotUtf8(declared)))
 }
 
 /// `bytes` read as ISO-8859-1: each byte is the character of that number.
@@ -75,13 +76,13 @@ fn latin1(bytes: &[u8]) -> String {
 /// characters as UTF-8 would count them (every byte that does not continue
 /// a character starts one), a leading byte-order mark left out as the
 /// reader leaves it out.
-fn error(bytes: &[u8], at: usize, kind: SgfErrorKind) -> SgfError {
+fn error(bytes: &[u8], at: usize, kind: ParseErrorKind) -> ParseError {
     let before = &bytes[..at.min(bytes.len())];
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     let line_text = before[line_start..].strip_prefix(BOM).unwrap_or(&before[line_start..]);
     let column = line_text.iter().filter(|&&b| b & 0xc0 != 0x80).count() + 1;
-    SgfError { line, column, kind }
+    ParseError { line, column, kind }
 }
 
 /// The offset and the raw value of the `CA` property of the root node (the
@@ -92,7 +93,7 @@ fn declared_charset(bytes: &[u8]) -> Option<(usize, &[u8])> {
     let mut nodes = 0;
     while let Some(&byte) = bytes.get(at) {
         match byte {
-            b'[' => at = value_end(bytes, at + 1)?,
+            b'[' => at = value_end(bytes, at + 1, SGF_VALUE).ok()?,
             b';' if nodes > 0 => return None,
             b';' => nodes = 1,
             b'(' | b')' if nodes > 0 => return None,
@@ -106,7 +107,7 @@ fn declared_charset(bytes: &[u8]) -> Option<(usize, &[u8])> {
                     at += 1;
                 }
                 if nodes > 0 && ident == b"CA" && bytes.get(at) == Some(&b'[') {
-                    let end = value_end(bytes, at + 1)?;
+                    let end = value_end(bytes, at + 1, SGF_VALUE).ok()?;
                     return Some((at + 1, &bytes[at + 1..end]));
                 }
                 continue;
@@ -116,19 +117,6 @@ fn declared_charset(bytes: &[u8]) -> Option<(usize, &[u8])> {
         at += 1;
     }
     None
-}
-
-/// The offset of the `]` that ends the property value starting at `from`
-/// (`\` escapes the next byte), or `None` when the value is not closed.
-fn value_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut at = from;
-    loop {
-        match bytes.get(at)? {
-            b'\\' => at += 2,
-            b']' => return Some(at),
-            _ => at += 1,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use dvonn_ai::{Engine, EngineConfig, Limits, SearchInfo, SearchResult, StopHandl
 use dvonn_core::Position;
 use tokio::sync::Semaphore;
 
-use super::error::ApiError;
+use crate::error::ApiError;
 
 /// Stops one search, whether it is waiting for a slot, running, or not
 /// started yet. Clones stop the same search.

@@ -6,16 +6,16 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::error::ApiError;
+use crate::error::ApiError;
 
 /// The page.
-const INDEX: &str = include_str!("../../assets/serve/index.html");
+const INDEX: &str = include_str!("../assets/index.html");
 
 /// The files the page loads: name, content type, content.
 const FILES: [(&str, &str, &str); 3] = [
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../../assets/serve/app.js")),
-    ("style.css", "text/css; charset=utf-8", include_str!("../../assets/serve/style.css")),
-    ("favicon.svg", "image/svg+xml", include_str!("../../assets/serve/favicon.svg")),
+    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
+    ("favicon.svg", "image/svg+xml", include_str!("../assets/favicon.svg")),
 ];
 
 /// The page may load its own files only (and write its own downloads).

@@ -6,9 +6,22 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::error::ApiError;
-use super::game::{Game, SearchKind};
-use super::search::SearchControl;
+use dvonn_core::Game;
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::game::Opponent;
+use crate::search::SearchControl;
+
+/// What a search of a game is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchKind {
+    /// The engine's move.
+    Engine,
+    /// An analysis the person started.
+    Analysis,
+}
 
 /// A search running for a game.
 #[derive(Clone, Debug)]
@@ -21,11 +34,17 @@ pub struct ActiveSearch {
     pub control: SearchControl,
 }
 
-/// An open game.
+/// An open game: the game, the engine it is played against (`None`: the
+/// person plays both sides, as for an imported game), the tags of its
+/// record, and the search running for it.
 #[derive(Debug)]
 pub struct Session {
     /// The game.
     pub game: Game,
+    /// The engine the game is played against.
+    pub opponent: Option<Opponent>,
+    /// The tags of the game's record (event, date, players).
+    pub tags: Vec<(String, String)>,
     /// Counts the changes of the game's moves, so that an engine move
     /// found for moves that were since changed is dropped.
     pub generation: u64,
@@ -35,6 +54,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// `game`, played against `opponent`, with the tags of its record.
+    pub fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
+        Session { game, opponent, tags, generation: 0, search: None, last_used: Instant::now() }
+    }
+
     /// Records a change of the game's moves: the running search (for the
     /// old moves) is stopped and forgotten.
     pub fn changed(&mut self) {
@@ -79,10 +103,10 @@ impl Sessions {
         self.games.len()
     }
 
-    /// Opens `game` under a new id, first closing the least recently used
-    /// game that is not searching when there are already as many as
+    /// Opens `session` under a new id, first closing the least recently
+    /// used game that is not searching when there are already as many as
     /// allowed (503 when every game is searching).
-    pub fn open(&mut self, game: Game) -> Result<String, ApiError> {
+    pub fn open(&mut self, session: Session) -> Result<String, ApiError> {
         if self.games.len() >= self.max_games {
             let oldest = self
                 .games
@@ -96,8 +120,7 @@ impl Sessions {
             self.close(&oldest)?;
         }
         let id = format!("{:032x}", rand::random::<u128>());
-        let session = Session { game, generation: 0, search: None, last_used: Instant::now() };
-        self.games.insert(id.clone(), session);
+        self.games.insert(id.clone(), Session { last_used: Instant::now(), ..session });
         Ok(id)
     }
 
@@ -173,8 +196,8 @@ mod tests {
     use super::*;
     use dvonn_core::Position;
 
-    fn game() -> Game {
-        Game::new(Position::new(), None)
+    fn game() -> Session {
+        Session::new(Game::new(Position::new()), None, Vec::new())
     }
 
     #[test]

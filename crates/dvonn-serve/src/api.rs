@@ -12,18 +12,19 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use dvonn_ai::{EngineConfig, Level, Limits, SearchInfo, SearchResult, UnknownLevel};
-use dvonn_core::{Color, Move, Position};
+use dvonn_core::{Color, Game, Move, Position};
 use dvonn_notation::{Format, read_any, write};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::ServerConfig;
-use super::assets;
-use super::error::{ApiError, JsonBody, QueryArgs};
-use super::game::{EXPORTS, Game, GameError, Opponent, SearchKind, Turn, View, color_name};
-use super::search::{SearchControl, Searcher, capped};
-use super::sessions::{Session, Sessions};
+use crate::ServerConfig;
+use crate::assets;
+use crate::error::{ApiError, JsonBody, QueryArgs};
+use crate::game::{GameError, Opponent, Turn, new_game_tags};
+use crate::search::{SearchControl, Searcher, capped};
+use crate::sessions::{SearchKind, Session, Sessions};
+use crate::view::{EXPORTS, View, color_name};
 
 /// What the handlers share: the open games, the searches, the limits.
 #[derive(Debug)]
@@ -215,7 +216,8 @@ async fn new_game(
         (None, Setup::Empty, None) => Position::new(),
         (None, Setup::Random, seed) => Position::random_setup_from_seed(seed.unwrap_or_else(rand::random)),
     };
-    open_game(&state, Game::new(start, opponent))
+    let tags = new_game_tags(opponent.as_ref());
+    open_game(&state, Session::new(Game::new(start), opponent, tags))
 }
 
 /// The body of `POST /api/games/import`.
@@ -239,21 +241,21 @@ async fn import_game(
     }
     let record = read_any(&request.text, format)
         .map_err(|error| ApiError::bad_request(format!("cannot read the game: {error}")))?;
-    let replay = record.replay().map_err(|error| ApiError::unprocessable(error.to_string()))?;
-    replay.check_result(record.result).map_err(|error| ApiError::unprocessable(error.to_string()))?;
-    open_game(&state, Game::imported(&record, replay))
+    let game = record.replay().map_err(|error| ApiError::unprocessable(error.to_string()))?;
+    record.check_result(&game).map_err(|error| ApiError::unprocessable(error.to_string()))?;
+    open_game(&state, Session::new(game, None, record.tags))
 }
 
-/// Opens `game`: 201 and its view.
-fn open_game(state: &AppState, game: Game) -> Result<(StatusCode, Json<View>), ApiError> {
+/// Opens `session`: 201 and its view.
+fn open_game(state: &AppState, session: Session) -> Result<(StatusCode, Json<View>), ApiError> {
     let mut sessions = state.sessions();
-    let id = sessions.open(game)?;
+    let id = sessions.open(session)?;
     Ok((StatusCode::CREATED, end_view(&id, sessions.get(&id)?)))
 }
 
 /// The view of the end of the game `id`.
 fn end_view(id: &str, session: &Session) -> Json<View> {
-    Json(session.game.view(id, session.game.plies(), session.searching()))
+    Json(session.view(id, session.game.len()))
 }
 
 /// The query of the requests that show a ply of a game.
@@ -270,8 +272,8 @@ async fn view_game(
 ) -> Result<Json<View>, ApiError> {
     let mut sessions = state.sessions();
     let session = sessions.get(&id)?;
-    let ply = session.game.checked_ply(query.ply)?;
-    Ok(Json(session.game.view(&id, ply, session.searching())))
+    let ply = session.checked_ply(query.ply)?;
+    Ok(Json(session.view(&id, ply)))
 }
 
 async fn close_game(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
@@ -296,8 +298,8 @@ async fn play_move(
     let mv: Move = request.mv.trim().parse().map_err(|error| ApiError::bad_request(format!("{error}")))?;
     let mut sessions = state.sessions();
     let session = sessions.get(&id)?;
-    let ply = session.game.checked_ply(request.ply)?;
-    session.game.play_yours(ply, mv)?;
+    let ply = session.checked_ply(request.ply)?;
+    session.play_yours(ply, mv)?;
     session.changed();
     Ok(end_view(&id, session))
 }
@@ -320,15 +322,14 @@ async fn engine_move(State(state): State<Arc<AppState>>, Path(id): Path<String>)
     let (position, opponent, generation, search) = {
         let mut sessions = state.sessions();
         let session = sessions.get(&id)?;
-        let game = &session.game;
-        match game.turn(game.plies()) {
+        match session.turn(session.game.len()) {
             Turn::Engine => {}
             Turn::You => return Err(ApiError::conflict("it is your turn, not the engine's")),
             Turn::Over => return Err(ApiError::conflict("the game is over")),
         }
         let opponent =
-            game.opponent().cloned().ok_or_else(|| ApiError::internal("the engine's turn with no engine"))?;
-        let (position, generation) = (*game.final_position(), session.generation);
+            session.opponent.clone().ok_or_else(|| ApiError::internal("the engine's turn with no engine"))?;
+        let (position, generation) = (*session.game.position(), session.generation);
         (position, opponent, generation, sessions.begin_search(&id, SearchKind::Engine)?)
     };
     let _ticket = SearchTicket { state: Arc::clone(&state), game: id.clone(), search: search.id };
@@ -340,7 +341,7 @@ async fn engine_move(State(state): State<Arc<AppState>>, Path(id): Path<String>)
         return Err(ApiError::conflict("the game changed while the engine was thinking: its move was dropped"));
     }
     let mv = result.best_move.ok_or_else(|| ApiError::internal("the engine found no move"))?;
-    session.game.play_engine(mv)?;
+    session.play_engine(mv)?;
     session.changed();
     Ok(end_view(&id, session))
 }
@@ -348,7 +349,7 @@ async fn engine_move(State(state): State<Arc<AppState>>, Path(id): Path<String>)
 async fn undo(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<View>, ApiError> {
     let mut sessions = state.sessions();
     let session = sessions.get(&id)?;
-    session.game.undo()?;
+    session.undo()?;
     session.changed();
     Ok(end_view(&id, session))
 }
@@ -452,8 +453,8 @@ async fn analysis(
     let (position, search) = {
         let mut sessions = state.sessions();
         let session = sessions.get(&id)?;
-        let ply = session.game.checked_ply(query.ply)?;
-        let position = *session.game.position(ply);
+        let ply = session.checked_ply(query.ply)?;
+        let position = session.game.positions()[ply];
         if position.is_game_over() {
             return Err(ApiError::unprocessable(format!(
                 "the game is over after ply {ply}: there is nothing to analyse"
@@ -529,7 +530,7 @@ async fn export(
     if !EXPORTS.contains(&format) {
         return Err(ApiError::bad_request(format!("a game is exported as a record or lg, not as a {format}")));
     }
-    let record = state.sessions().get(&id)?.game.record();
+    let record = state.sessions().get(&id)?.record();
     let text = write(&record, format).map_err(|error| ApiError::unprocessable(error.to_string()))?;
     let filename = format!("dvonn-game-{}.txt", format.short_name());
     Ok(Json(Exported { format: format.short_name(), text, filename }))

@@ -1,11 +1,13 @@
-//! `dvonn serve`: play and analyse DVONN in a web browser.
+//! The web server of `dvonn serve`: play and analyse DVONN in a web browser.
 //!
 //! A local web server (axum on tokio) serving one page, built into the
-//! binary, and the JSON API it uses. The board is the SVG of
-//! `dvonn render`, sent by the server with every view of a game; the
-//! page adds the clicks, the highlighted targets and the panels. The server
-//! embeds the two libraries through their public API only, like the
-//! examples.
+//! library, and the JSON API it uses. The board is the SVG of
+//! [`dvonn_notation::svg`], sent by the server with every view of a game;
+//! the page adds the clicks, the highlighted targets and the panels. The
+//! server embeds the libraries of the workspace through their public API
+//! only, like the examples. [`run`] serves until Ctrl-C, as the `dvonn`
+//! command does; [`router`] gives the routes, to serve them otherwise or to
+//! test them in-process.
 //!
 //! # The API
 //!
@@ -37,34 +39,50 @@
 //! started it: when the client goes away (a closed tab, a stopped browser)
 //! the request is dropped and its search stopped.
 
+#![deny(missing_docs)]
+
 mod api;
 mod assets;
 mod error;
 mod game;
 mod search;
 mod sessions;
+mod view;
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-
 pub use api::{AppState, router};
 
-/// Arguments of `dvonn serve`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The port to listen on (0: any free port; the address is printed).
-    #[arg(long, default_value_t = 8080)]
-    pub port: u16,
-    /// The address to listen on. The default answers this machine only;
-    /// another address lets other machines play on your engine.
-    #[arg(long, default_value = "127.0.0.1", value_name = "ADDRESS")]
-    pub host: String,
-    /// Open the page in the default web browser.
-    #[arg(long)]
-    pub open: bool,
+/// The crate README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The threads of the server could not be started.
+    #[error("cannot start the server's threads")]
+    Threads(#[source] std::io::Error),
+    /// The address cannot be listened on (taken, or not this machine's).
+    #[error("cannot listen on {address}")]
+    Listen {
+        /// The address and port asked for.
+        address: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing the page's address on standard output failed.
+    #[error("cannot write the page's address")]
+    Output(#[source] std::io::Error),
+    /// The server stopped on an error.
+    #[error("the server stopped")]
+    Stopped(#[source] std::io::Error),
 }
 
 /// What clients may ask of the server.
@@ -108,30 +126,32 @@ impl Default for ServerConfig {
 /// How often closed games are looked for.
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Runs `dvonn serve` until interrupted (Ctrl-C).
-pub fn run(args: &Args) -> Result<()> {
+/// Serves on `host` and `port` (0: any free port) within the limits of
+/// `config` until interrupted (Ctrl-C). The page's address is printed on
+/// standard output first (`dvonn serve: listening on http://...`), and
+/// opened in the default web browser when `open_browser` says so; a
+/// warning goes to standard error when the address is reachable from other
+/// machines.
+pub fn run(host: &str, port: u16, open_browser: bool, config: ServerConfig) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("dvonn-serve")
         .build()
-        .context("cannot start the server's threads")?;
-    runtime.block_on(serve(args, ServerConfig::default()))
+        .map_err(ServeError::Threads)?;
+    runtime.block_on(serve(host, port, open_browser, config))
 }
 
-/// Listens on the address of `args` and serves until Ctrl-C.
-async fn serve(args: &Args, config: ServerConfig) -> Result<()> {
-    let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
-        .await
-        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
-    let address = listener.local_addr().context("cannot read the address listened on")?;
+/// Listens on `host` and `port` and serves until Ctrl-C.
+async fn serve(host: &str, port: u16, open_browser: bool, config: ServerConfig) -> Result<(), ServeError> {
+    let listen_error = |source| ServeError::Listen { address: format!("{host}:{port}"), source };
+    let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(listen_error)?;
+    let address = listener.local_addr().map_err(listen_error)?;
     let url = page_url(address);
-    outln!("dvonn serve: listening on {url} (Ctrl-C stops)")?;
+    writeln!(std::io::stdout().lock(), "dvonn serve: listening on {url} (Ctrl-C stops)").map_err(ServeError::Output)?;
     if !address.ip().is_loopback() {
         eprintln!("dvonn serve: warning: {} is reachable from other machines", address.ip());
     }
-    if args.open
-        && let Err(error) = open::that_detached(&url)
-    {
+    if open_browser && let Err(error) = open::that_detached(&url) {
         eprintln!("dvonn serve: cannot open a browser ({error}); open {url} yourself");
     }
     let state = Arc::new(api::AppState::new(config));
@@ -145,7 +165,7 @@ async fn serve(args: &Args, config: ServerConfig) -> Result<()> {
     let served = axum::serve(listener, router(Arc::clone(&state))).with_graceful_shutdown(shutdown).await;
     sweeper.abort();
     state.close_all();
-    served.context("the server stopped")
+    served.map_err(ServeError::Stopped)
 }
 
 /// The page's address for a listening `address` (an unspecified address is
