@@ -8,7 +8,8 @@
 //! of the final margin the move gave away, from its player's side) and a
 //! [`Mark`] when the loss passes the [`Thresholds`]. [`GameReview::summary`]
 //! sums each player's moves up; [`graph::evaluation_graph`] draws the
-//! evaluation over the game as SVG.
+//! evaluation over the game as SVG. With the `serde` feature the review is
+//! `serde::Serialize`, in the JSON form that `review::json` documents.
 //!
 //! # One search per position, one footing per judgement
 //!
@@ -72,6 +73,8 @@
 //! ```
 
 pub mod graph;
+#[cfg(feature = "serde")]
+pub mod json;
 
 use std::fmt;
 
@@ -288,6 +291,11 @@ pub struct PlyReview {
     pub eval_after: Evaluation,
     /// The engine's move, when it is better than the one played.
     pub best: Option<Move>,
+    /// The engine's choice in the position before the move, better, equal
+    /// or the move played itself: its best move (the move played when it
+    /// was the only legal one); `None` when no iteration of the search
+    /// completed.
+    pub engine_move: Option<Move>,
     /// How much of the final margin the move gave away, from its player's
     /// side, against the engine's move in the same search (0 for the
     /// engine's move or an equal one).
@@ -464,6 +472,7 @@ fn forced(ply: usize, position: &Position, mv: Move, after: Evaluation) -> PlyRe
         eval_before: after,
         eval_after: after,
         best: None,
+        engine_move: Some(mv),
         loss: Score::ZERO,
         mark: None,
         forced: true,
@@ -501,7 +510,7 @@ fn judge(
     let (Some(best_move), Some(played)) = (result.best_move, searched.candidate) else {
         // No iteration completed (a node limit that small): nothing to
         // judge by.
-        return PlyReview { forced: false, ..unjudged };
+        return PlyReview { forced: false, engine_move: None, ..unjudged };
     };
     let best = bounded(result.score, result.exact, position);
     // A proven value is exact at any depth: one from the search of the
@@ -518,6 +527,7 @@ fn judge(
     PlyReview {
         eval_before: Evaluation::from_side(side, best, result.exact),
         best: Some(best_move).filter(|_| loss > Score::ZERO),
+        engine_move: Some(best_move),
         loss,
         mark,
         forced: false,

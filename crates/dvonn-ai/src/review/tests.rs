@@ -51,6 +51,13 @@ fn check_invariants(game: &Game, review: &GameReview) {
         assert!(reviewed.loss >= Score::ZERO, "ply {ply}");
         assert_eq!(reviewed.best.is_some(), reviewed.loss > Score::ZERO, "ply {ply}");
         assert!(reviewed.best.is_none_or(|best| best != mv && position.is_legal(best)), "ply {ply}");
+        // The engine's choice is legal, the better move when there is one,
+        // and the move played when that was forced or loses nothing.
+        let engine_move = reviewed.engine_move.expect("every search completes an iteration");
+        assert!(position.is_legal(engine_move), "ply {ply}");
+        assert!(reviewed.best.is_none_or(|best| best == engine_move), "ply {ply}");
+        assert!(!reviewed.forced || engine_move == mv, "ply {ply}");
+        assert!(engine_move != mv || reviewed.loss == Score::ZERO, "ply {ply}");
         if reviewed.forced {
             assert_eq!(reviewed.eval_before, reviewed.eval_after, "ply {ply}");
             assert_eq!((reviewed.loss, reviewed.mark, reviewed.depth), (Score::ZERO, None, 0), "ply {ply}");
