@@ -28,6 +28,8 @@
 //! | `POST /api/games/{id}/undo` | takes back the player's last move and the engine's replies (the last move when the player plays both sides) |
 //! | `POST /api/games/{id}/stop` | stops the game's search: the engine plays the best move found so far, an analysis ends |
 //! | `GET /api/games/{id}/analysis?ply=N&time=S` | server-sent events: `info` after each iteration (score, `exact`, principal variation), then `done` |
+//! | `POST /api/games/{id}/review?time=S` | reviews the whole game, `S` seconds per position (default 0.5): server-sent events, `ply` as each ply is judged (from the last back), then `done` with the review |
+//! | `GET /api/games/{id}/review` | the game's last review: every ply judged, a summary per player and the evaluation graph (SVG) |
 //! | `GET /api/games/{id}/export?format=record\|lg` | the game as a game record or a Little Golem transcript |
 //!
 //! # Limits
@@ -35,9 +37,12 @@
 //! [`ServerConfig`] bounds what a client can ask for: the body of a
 //! request, the number of games open (the least recently used idle one is
 //! closed to make room), the searches running at once (more wait their
-//! turn), and the time of each search. A search belongs to the request that
-//! started it: when the client goes away (a closed tab, a stopped browser)
-//! the request is dropped and its search stopped.
+//! turn), the time of each search, and the reviews running at once and
+//! their time. A search belongs to the request that started it: when the
+//! client goes away (a closed tab, a stopped browser) the request is
+//! dropped and its search stopped. A game has one search at most (a new
+//! analysis or review stops the one running) and keeps one review, its
+//! last, until its moves change.
 
 #![deny(missing_docs)]
 
@@ -45,6 +50,7 @@ mod api;
 mod assets;
 mod error;
 mod game;
+mod review;
 mod search;
 mod sessions;
 mod view;
@@ -100,6 +106,11 @@ pub struct ServerConfig {
     pub max_move_time: Duration,
     /// The longest analysis.
     pub max_analysis_time: Duration,
+    /// Games reviewed at once; a review beyond them is refused.
+    pub max_reviews: usize,
+    /// The longest review, its wait for a search slot included: a review
+    /// is stopped then, keeping the plies it finished.
+    pub max_review_time: Duration,
     /// The largest request body, in bytes.
     pub max_body_bytes: usize,
     /// Transposition table of each engine, in MiB.
@@ -108,15 +119,19 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     /// Limits for a person's machine: a search per core (at most four), a
-    /// minute per search, 64 games, 256 KiB per request.
+    /// minute per search, half the searches for reviews (at least one) and
+    /// ten minutes per review, 64 games, 256 KiB per request.
     fn default() -> ServerConfig {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let max_searches = cores.clamp(1, 4);
         ServerConfig {
             max_games: 64,
             game_idle: Duration::from_secs(3600),
-            max_searches: cores.clamp(1, 4),
+            max_searches,
             max_move_time: Duration::from_secs(60),
             max_analysis_time: Duration::from_secs(60),
+            max_reviews: (max_searches / 2).max(1),
+            max_review_time: Duration::from_secs(600),
             max_body_bytes: 256 << 10,
             hash_mb: 32,
         }

@@ -1,7 +1,9 @@
 //! Engine searches for the games: at most so many at once (the others wait
 //! for a slot), each on a blocking thread with an engine from a small pool,
 //! each stoppable through its [`SearchControl`], and each stopped when the
-//! future waiting for it is dropped (its client went away).
+//! future waiting for it is dropped (its client went away). A search is one
+//! search of a position ([`Searcher::run`]) or any work with an engine that
+//! its stop handle ends ([`Searcher::run_with_engine`]: a game review).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -151,6 +153,20 @@ impl Searcher {
         control: SearchControl,
         mut on_iteration: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Result<SearchResult, ApiError> {
+        self.run_with_engine(config, control, move |engine| engine.search(&position, &limits, &mut on_iteration)).await
+    }
+
+    /// Waits for a slot, then runs `job` on a blocking thread with an
+    /// engine of `config` (one thread; the table size and seed are the
+    /// server's). `control` stops the job through the engine's
+    /// [`stop_handle`](Engine::stop_handle), which the job must heed.
+    /// Dropping the future stops the job.
+    pub async fn run_with_engine<T: Send + 'static>(
+        self: &Arc<Self>,
+        config: EngineConfig,
+        control: SearchControl,
+        job: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
         let stop_when_dropped = StopOnDrop(Some(control.clone()));
         let slot = Arc::clone(&self.slots)
             .acquire_owned()
@@ -163,10 +179,11 @@ impl Searcher {
             let mut engine = searcher.take_engine(&config)?;
             control.attach(engine.stop_handle());
             let counted = Counted::new(&searcher.running);
-            let result = engine.search(&position, &limits, &mut on_iteration);
+            let result = job(&mut engine);
             drop(counted);
             // A stop that came after the search ended would end the
-            // engine's next search at once: such an engine is not reused.
+            // engine's next search at once (and a stopped job may leave
+            // the handle stopped): such an engine is not reused.
             if !control.detach() {
                 searcher.keep_engine(engine);
             }

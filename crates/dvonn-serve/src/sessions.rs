@@ -1,7 +1,8 @@
 //! The games open on the server, each under a random id with the search
-//! running for it: at most so many (a new game closes the least recently
-//! used one that is not searching), and those unused for long are closed.
-//! Closing a game stops its search.
+//! running for it and its last review: at most so many (a new game closes
+//! the least recently used one that is not searching), and those unused
+//! for long are closed. Closing a game stops its search; changing its moves
+//! stops its search and forgets its review.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -11,6 +12,7 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::game::Opponent;
+use crate::review::KeptReview;
 use crate::search::SearchControl;
 
 /// What a search of a game is for.
@@ -21,6 +23,8 @@ pub enum SearchKind {
     Engine,
     /// An analysis the person started.
     Analysis,
+    /// A review of the whole game.
+    Review,
 }
 
 /// A search running for a game.
@@ -36,7 +40,7 @@ pub struct ActiveSearch {
 
 /// An open game: the game, the engine it is played against (`None`: the
 /// person plays both sides, as for an imported game), the tags of its
-/// record, and the search running for it.
+/// record, the search running for it, and the last review of its moves.
 #[derive(Debug)]
 pub struct Session {
     /// The game.
@@ -50,20 +54,24 @@ pub struct Session {
     pub generation: u64,
     /// The search running for the game.
     pub search: Option<ActiveSearch>,
+    /// The last review of the game's moves (one at most: a new review
+    /// replaces it).
+    pub review: Option<KeptReview>,
     last_used: Instant,
 }
 
 impl Session {
     /// `game`, played against `opponent`, with the tags of its record.
     pub fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
-        Session { game, opponent, tags, generation: 0, search: None, last_used: Instant::now() }
+        Session { game, opponent, tags, generation: 0, search: None, review: None, last_used: Instant::now() }
     }
 
     /// Records a change of the game's moves: the running search (for the
-    /// old moves) is stopped and forgotten.
+    /// old moves) is stopped and forgotten, and so is the review.
     pub fn changed(&mut self) {
         self.generation += 1;
         self.stop_search();
+        self.review = None;
     }
 
     /// Stops and forgets the running search; returns whether there was one.
@@ -81,6 +89,11 @@ impl Session {
     pub fn searching(&self) -> Option<SearchKind> {
         self.search.as_ref().map(|search| search.kind)
     }
+
+    /// Whether `search_id` is the game's running search.
+    pub fn is_searching(&self, search_id: u64) -> bool {
+        self.search.as_ref().is_some_and(|search| search.id == search_id)
+    }
 }
 
 /// The open games.
@@ -89,18 +102,31 @@ pub struct Sessions {
     games: HashMap<String, Session>,
     max_games: usize,
     idle: Duration,
+    max_reviews: usize,
     searches_started: u64,
 }
 
 impl Sessions {
-    /// At most `max_games` games, each closed after `idle` unused.
-    pub fn new(max_games: usize, idle: Duration) -> Sessions {
-        Sessions { games: HashMap::new(), max_games: max_games.max(1), idle, searches_started: 0 }
+    /// At most `max_games` games, each closed after `idle` unused, and at
+    /// most `max_reviews` of them reviewed at once.
+    pub fn new(max_games: usize, idle: Duration, max_reviews: usize) -> Sessions {
+        Sessions {
+            games: HashMap::new(),
+            max_games: max_games.max(1),
+            idle,
+            max_reviews: max_reviews.max(1),
+            searches_started: 0,
+        }
     }
 
     /// The number of open games.
     pub fn len(&self) -> usize {
         self.games.len()
+    }
+
+    /// The number of games being reviewed.
+    pub fn reviews_running(&self) -> usize {
+        self.games.values().filter(|session| session.searching() == Some(SearchKind::Review)).count()
     }
 
     /// Opens `session` under a new id, first closing the least recently
@@ -158,10 +184,19 @@ impl Sessions {
         self.games.clear();
     }
 
-    /// Registers a `kind` search for the game `id`. An analysis running
-    /// for it gives way (its position is no longer wanted); an engine move
-    /// does not (409).
+    /// Registers a `kind` search for the game `id`. An analysis or a review
+    /// running for it gives way (it is no longer wanted); an engine move
+    /// does not (409). A review of a game beyond the reviews allowed at
+    /// once is refused (503).
     pub fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
+        let others_reviewed =
+            self.games.iter().filter(|(game, session)| *game != id && session.searching() == Some(SearchKind::Review));
+        if kind == SearchKind::Review && others_reviewed.count() >= self.max_reviews {
+            return Err(ApiError::unavailable(format!(
+                "{} games are being reviewed, as many as the server allows at once: try again later",
+                self.max_reviews
+            )));
+        }
         self.searches_started += 1;
         let search_id = self.searches_started;
         let session = self.get(id)?;
@@ -178,7 +213,7 @@ impl Sessions {
     /// is still the game's search.
     pub fn end_search(&mut self, id: &str, search_id: u64) {
         if let Some(session) = self.games.get_mut(id)
-            && session.search.as_ref().is_some_and(|search| search.id == search_id)
+            && session.is_searching(search_id)
         {
             session.stop_search();
         }
@@ -202,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_full_server_closes_the_least_recently_used_idle_game() {
-        let mut sessions = Sessions::new(2, Duration::from_secs(60));
+        let mut sessions = Sessions::new(2, Duration::from_secs(60), 1);
         let a = sessions.open(game()).unwrap();
         let b = sessions.open(game()).unwrap();
         sessions.begin_search(&a, SearchKind::Analysis).unwrap();
@@ -215,7 +250,7 @@ mod tests {
 
     #[test]
     fn searches_give_way_to_each_other_but_not_to_an_engine_move() {
-        let mut sessions = Sessions::new(4, Duration::from_secs(60));
+        let mut sessions = Sessions::new(4, Duration::from_secs(60), 1);
         let id = sessions.open(game()).unwrap();
         let analysis = sessions.begin_search(&id, SearchKind::Analysis).unwrap();
         let engine = sessions.begin_search(&id, SearchKind::Engine).unwrap();
@@ -232,7 +267,7 @@ mod tests {
 
     #[test]
     fn idle_games_are_closed_and_their_searches_stopped() {
-        let mut sessions = Sessions::new(4, Duration::from_secs(60));
+        let mut sessions = Sessions::new(4, Duration::from_secs(60), 1);
         let id = sessions.open(game()).unwrap();
         let search = sessions.begin_search(&id, SearchKind::Analysis).unwrap();
         sessions.close_idle(Instant::now());
@@ -241,5 +276,37 @@ mod tests {
         assert_eq!(sessions.len(), 0);
         assert!(search.control.is_stopped());
         assert_eq!(sessions.get(&id).unwrap_err().status, axum::http::StatusCode::NOT_FOUND);
+    }
+
+    #[test]
+    fn reviews_are_bounded_and_a_game_keeps_one() {
+        let mut sessions = Sessions::new(4, Duration::from_secs(60), 2);
+        let ids: Vec<String> = (0..3).map(|_| sessions.open(game()).unwrap()).collect();
+        let first = sessions.begin_search(&ids[0], SearchKind::Review).unwrap();
+        sessions.begin_search(&ids[1], SearchKind::Review).unwrap();
+        assert_eq!(sessions.reviews_running(), 2);
+        let refused = sessions.begin_search(&ids[2], SearchKind::Review).unwrap_err();
+        assert_eq!(refused.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        // A second review of a game replaces its first, within the bound.
+        let second = sessions.begin_search(&ids[0], SearchKind::Review).unwrap();
+        assert!(first.control.is_stopped() && !second.control.is_stopped());
+        assert_eq!(sessions.reviews_running(), 2);
+        // A game holds one review, forgotten when its moves change.
+        let kept = KeptReview {
+            review: dvonn_ai::review::GameReview {
+                plies: Vec::new(),
+                game_length: 0,
+                movement_from: None,
+                complete: true,
+            },
+            time: Duration::from_secs(1),
+            cut: None,
+        };
+        let session = sessions.get(&ids[0]).unwrap();
+        session.review = Some(kept);
+        session.changed();
+        assert!(session.review.is_none() && session.search.is_none());
+        assert!(second.control.is_stopped());
+        assert_eq!(sessions.reviews_running(), 1);
     }
 }

@@ -1,8 +1,8 @@
 //! The server of `dvonn serve`: every endpoint of the API over HTTP
 //! requests, good and bad (malformed positions and moves, illegal moves,
-//! oversized bodies, unknown games), and searches stopped midway or left by
-//! their client. (The `dvonn` command's tests run the real binary on a
-//! port.)
+//! oversized bodies, unknown games), searches stopped midway or left by
+//! their client, and game reviews within their bounds. (The `dvonn`
+//! command's tests run the real binary on a port.)
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -113,7 +113,17 @@ async fn read_events(body: &mut Body, mut until: impl FnMut(&str, &Value) -> boo
 
 /// Opens an analysis stream.
 async fn open_analysis(app: &Router, uri: &str) -> Body {
-    let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    open_stream(app, "GET", uri).await
+}
+
+/// Opens a review stream.
+async fn open_review(app: &Router, uri: &str) -> Body {
+    open_stream(app, "POST", uri).await
+}
+
+/// Opens a stream of server-sent events.
+async fn open_stream(app: &Router, method: &str, uri: &str) -> Body {
+    let request = Request::builder().method(method).uri(uri).body(Body::empty()).unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK, "{uri}");
     assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
@@ -147,6 +157,8 @@ async fn the_status_tells_the_limits_and_the_load() {
     assert_eq!(status["levels"], json!(["beginner", "casual", "club", "expert", "master"]));
     assert_eq!(status["max_searches"], 2);
     assert_eq!(status["games"], 0);
+    assert_eq!((status["max_reviews"].as_u64(), status["reviews_running"].as_u64()), (Some(1), Some(0)));
+    assert_eq!((status["max_review_time"].as_f64(), status["default_review_time"].as_f64()), (Some(600.0), Some(0.5)));
     new_game(&app, json!({})).await;
     assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["games"], 1);
 }
@@ -258,6 +270,8 @@ async fn unknown_games_are_404_on_every_endpoint() {
         ("POST", "/undo", None),
         ("POST", "/stop", None),
         ("GET", "/analysis", None),
+        ("POST", "/review", None),
+        ("GET", "/review", None),
         ("GET", "/export", None),
     ] {
         fails(&app, method, &format!("{missing}{suffix}"), body, StatusCode::NOT_FOUND, "no game").await;
@@ -593,4 +607,208 @@ async fn searches_beyond_the_limit_wait_their_turn() {
         assert_eq!(events.last().unwrap().0, "done");
     }
     assert!(most <= 1);
+}
+
+/// A game whose blunder is known: White wins by 6 with C3D4 (proven), but
+/// plays C3C4, and Black ends the game with F4E4, 7-10.
+const THROWN_WIN: &str = "[Setup \"position\"]\n\
+    [Position \"W4.DD...../.W2B2W5B...../DB2W......../........../......... w m\"]\n\n1. C3C4 F4E4\n";
+
+/// Imports `text` as a game of both sides; returns its address.
+async fn import(app: &Router, text: &str) -> String {
+    let view = ok(app, "POST", "/api/games/import", Some(json!({ "text": text })), StatusCode::CREATED).await;
+    format!("/api/games/{}", id(&view))
+}
+
+/// Reviews the game at `game` to its end; returns the `ply` events and the
+/// `done` event's review.
+async fn review_to_the_end(app: &Router, game: &str, query: &str) -> (Vec<Value>, Value) {
+    let mut body = open_review(app, &format!("{game}/review{query}")).await;
+    let events = tokio::time::timeout(Duration::from_secs(60), read_events(&mut body, |_, _| false)).await.unwrap();
+    let (last, plies) = events.split_last().expect("events");
+    assert_eq!(last.0, "done", "{events:?}");
+    assert!(plies.iter().all(|(name, _)| name == "ply"), "{events:?}");
+    (plies.iter().map(|(_, data)| data.clone()).collect(), last.1.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_finds_the_blunder_and_draws_the_better_move() {
+    let app = server();
+    let game = import(&app, THROWN_WIN).await;
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+    let (progress, review) = review_to_the_end(&app, &game, "?time=2").await;
+    // From the last ply back to the first.
+    let judged: Vec<(u64, u64)> =
+        progress.iter().map(|p| (p["ply"]["ply"].as_u64().unwrap(), p["reviewed"].as_u64().unwrap())).collect();
+    assert_eq!(judged, [(1, 1), (0, 2)]);
+    assert!(progress.iter().all(|p| p["total"] == 2));
+    assert_eq!((&review["complete"], &review["cut"], &review["time"]), (&json!(true), &Value::Null, &json!(2.0)));
+    let blunder = &review["plies"][0];
+    assert_eq!(
+        (&blunder["move"], &blunder["mark"], &blunder["best"]),
+        (&json!("C3C4"), &json!("blunder"), &json!("C3D4"))
+    );
+    assert_eq!(
+        (&blunder["eval_before"], &blunder["eval_after"], &blunder["loss"]),
+        (&json!(6.0), &json!(-3.0), &json!(9.0))
+    );
+    assert_eq!(review["summary"]["white"]["blunders"], 1);
+    let graph = review["graph"].as_str().unwrap();
+    assert!(graph.starts_with("<svg") && graph.contains(r#"class="mark blunder" data-ply="0""#), "{graph}");
+    assert_eq!(graph.matches(r#"class="ply""#).count(), 2);
+    // Kept with the game: its address, and the engine's move on the board.
+    assert_eq!(ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await, review);
+    let start = ok(&app, "GET", &format!("{game}?ply=0"), None, StatusCode::OK).await;
+    assert_eq!((&start["reviewed"], &start["engine_move"]), (&json!(true), &json!("C3D4")));
+    assert!(start["svg"].as_str().unwrap().contains(r#"<line class="best" data-move="C3D4""#));
+    let end = ok(&app, "GET", &game, None, StatusCode::OK).await;
+    assert_eq!(end["engine_move"], Value::Null, "the game is over");
+    assert!(!end["svg"].as_str().unwrap().contains(r#"class="best""#));
+    // A move from the start changes the game: the review is forgotten.
+    let view =
+        ok(&app, "POST", &format!("{game}/moves"), Some(json!({"move": "C3D4", "ply": 0})), StatusCode::OK).await;
+    assert_eq!((&view["reviewed"], &view["engine_move"]), (&json!(false), &Value::Null));
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_random_game_is_reviewed_ply_by_ply() {
+    let app = server();
+    let record = random_game(21);
+    let plies = record.replay().unwrap().len();
+    let game = import(&app, &record.to_string()).await;
+    let (progress, review) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(progress.len(), plies);
+    assert_eq!((review["game_length"].as_u64(), review["movement_from"].as_u64()), (Some(plies as u64), Some(49)));
+    let entries = review["plies"].as_array().unwrap();
+    assert_eq!(entries.len(), plies);
+    for (ply, entry) in entries.iter().enumerate() {
+        for field in ["ply", "move", "eval_before", "eval_after", "best", "engine_move", "loss", "mark"] {
+            assert!(entry.get(field).is_some(), "ply {ply}: no {field}");
+        }
+        assert_eq!(entry["move"], record.moves[ply].to_string());
+        let view = ok(&app, "GET", &format!("{game}?ply={ply}"), None, StatusCode::OK).await;
+        assert_eq!(view["engine_move"], entry["engine_move"], "ply {ply}");
+        // The engine's move is drawn, a pass excepted.
+        let engine_move = entry["engine_move"].as_str().unwrap();
+        let arrow = format!(r#"class="best" data-move="{engine_move}""#);
+        assert_eq!(view["svg"].as_str().unwrap().contains(&arrow), engine_move != "PASS", "ply {ply}");
+    }
+    assert!(entries.iter().any(|entry| !entry["mark"].is_null()), "random moves are marked");
+    assert_eq!(searches_running(&app).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_stopped_by_its_page_a_second_review_and_a_stop() {
+    let app = server();
+    let game = import(&app, &random_game(5).to_string()).await;
+    // The page goes away: the review stops, and is not kept.
+    let body = open_review(&app, &format!("{game}/review?time=5")).await;
+    assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "review");
+    wait_for_searches(&app, 1, Duration::from_secs(5)).await;
+    drop(body);
+    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], Value::Null);
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+
+    // A second review of the same game stops the first.
+    let mut first = open_review(&app, &format!("{game}/review?time=5")).await;
+    let (progress, second) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(second["complete"], true);
+    assert!(!progress.is_empty());
+    let ended = tokio::time::timeout(Duration::from_secs(10), read_events(&mut first, |_, _| false)).await.unwrap();
+    let (name, first_review) = ended.last().unwrap();
+    assert_eq!(
+        (name.as_str(), &first_review["complete"], &first_review["cut"]),
+        ("done", &json!(false), &json!("stopped"))
+    );
+    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    assert_eq!(ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await, second, "the second is kept");
+
+    // Stopped by the person: the plies it finished are kept.
+    let mut body = open_review(&app, &format!("{game}/review?time=0.5")).await;
+    read_events(&mut body, |name, _| name == "ply").await;
+    assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
+    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let (name, stopped) = rest.last().unwrap();
+    assert_eq!((name.as_str(), &stopped["complete"], &stopped["cut"]), ("done", &json!(false), &json!("stopped")));
+    let kept = ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await;
+    assert_eq!(&kept, stopped);
+    assert!(!kept["plies"].as_array().unwrap().is_empty(), "the last plies of the game");
+    wait_for_no_search(&app, Duration::from_secs(5)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_review_ends_at_the_servers_limit_and_reviews_are_counted() {
+    let config = ServerConfig {
+        max_searches: 2,
+        hash_mb: 4,
+        max_reviews: 1,
+        max_review_time: Duration::from_secs(1),
+        ..ServerConfig::default()
+    };
+    let app = server_with(config);
+    let long = import(&app, &random_game(8).to_string()).await;
+    let other = import(&app, &random_game(9).to_string()).await;
+    let mut body = open_review(&app, &format!("{long}/review?time=0.5")).await;
+    assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 1);
+    fails(&app, "POST", &format!("{other}/review"), None, StatusCode::SERVICE_UNAVAILABLE, "being reviewed").await;
+    let started = Instant::now();
+    let events = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let (name, review) = events.last().unwrap();
+    assert_eq!((name.as_str(), &review["complete"], &review["cut"]), ("done", &json!(false), &json!("time_limit")));
+    assert!(started.elapsed() < Duration::from_secs(3), "stopped at the limit: {:?}", started.elapsed());
+    assert!(review["plies"].as_array().unwrap().len() < review["game_length"].as_u64().unwrap() as usize);
+    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 0);
+    let (_, review) = review_to_the_end(&app, &other, "?time=0.001").await;
+    assert_eq!(review["complete"], true);
+}
+
+#[tokio::test]
+async fn bad_reviews_are_refused() {
+    let app = server();
+    let empty = format!("/api/games/{}", id(&new_game(&app, json!({"you": "both"})).await));
+    fails(&app, "POST", &format!("{empty}/review"), None, StatusCode::UNPROCESSABLE_ENTITY, "no moves").await;
+    let game = import(&app, THROWN_WIN).await;
+    for (query, words) in [
+        ("?time=0", "more than 0"),
+        ("?time=61", "at most 60"),
+        ("?time=-1", "more than 0"),
+        ("?time=NaN", "more than 0"),
+        ("?time=soon", "invalid"),
+        ("?depth=3", "unknown field"),
+    ] {
+        fails(&app, "POST", &format!("{game}/review{query}"), None, StatusCode::BAD_REQUEST, words).await;
+    }
+    fails(&app, "PUT", &format!("{game}/review"), None, StatusCode::METHOD_NOT_ALLOWED, "method").await;
+    assert_eq!(searches_running(&app).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_thinking_is_not_stopped_by_a_review() {
+    let app = server();
+    let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 3})).await;
+    let game = format!("/api/games/{}", id(&view));
+    let thinking = {
+        let (app, game) = (app.clone(), game.clone());
+        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
+    };
+    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
+    let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    assert_eq!(status, StatusCode::OK, "{view}");
+    // A game against the engine is reviewed too, once it has moves.
+    let (_, review) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(review["game_length"], 1);
+    let thinking = {
+        let (app, game) = (app.clone(), game.clone());
+        let mv = view["legal"][0].clone();
+        ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
+        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
+    };
+    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    fails(&app, "POST", &format!("{game}/review"), None, StatusCode::CONFLICT, "thinking").await;
+    ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
+    assert_eq!(tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap().0, StatusCode::OK);
 }

@@ -77,6 +77,7 @@ pub mod graph;
 pub mod json;
 
 use std::fmt;
+use std::time::Duration;
 
 use dvonn_core::{Color, Game, Move, Phase, Position, TOTAL_PIECES};
 
@@ -239,6 +240,11 @@ setters! {
         with_blunder(blunder: Score);
     }
 }
+
+/// The search time per position of a review when nothing else is asked
+/// (`dvonn review`, `dvonn serve`): half a second, so that a game of 90
+/// plies is reviewed within a minute.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 
 /// How a game is reviewed.
 ///

@@ -20,16 +20,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dvonn_ai::review::{ReviewOptions, graph, review};
+use dvonn_ai::review::{DEFAULT_TIME, ReviewOptions, graph, review};
 use dvonn_ai::{Engine, Limits, StopHandle};
 
 use crate::Interrupted;
 use crate::args::{EngineArgs, parse_seconds};
 use crate::input::read_game;
 use crate::output::{emit, progress_bar};
-
-/// Seconds per position when neither `--time` nor `--depth` is given.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 
 /// Search threads when `--threads` is not given: both cores of a dual-core
 /// machine.
