@@ -67,8 +67,9 @@ pub fn evaluation_graph(review: &GameReview) -> String {
     plot.phases(&mut svg, review);
     plot.grid(&mut svg);
     plot.curve(&mut svg, review);
-    plot.marks(&mut svg, review);
+    // The marks over the bands: each keeps its tooltip and its click.
     plot.bands(&mut svg, review);
+    plot.marks(&mut svg, review);
     plot.legend(&mut svg);
     svg.push_str("</svg>\n");
     svg
