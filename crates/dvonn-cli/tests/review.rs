@@ -300,3 +300,13 @@ fn ctrl_c_prints_the_plies_reviewed_and_writes_nothing() {
     assert_eq!(last, format!("interrupted after {} of 75 plies (reviewed from the end); no file written", rows.len()));
     assert!(!json.exists());
 }
+
+#[test]
+fn the_help_says_what_a_review_reports_with_examples() {
+    let help = success(&dvonn(["review", "--help"]));
+    for words in
+        ["--time <S>", "--svg <FILE>", "blunder from 6 pieces", "Examples:", "dvonn review game.sgf", "dvonn serve"]
+    {
+        assert!(help.contains(words), "{words:?} in {help}");
+    }
+}

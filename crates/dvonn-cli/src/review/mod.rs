@@ -32,9 +32,23 @@ use crate::output::{emit, progress_bar};
 /// machine.
 const DEFAULT_THREADS: &str = "2";
 
+/// What `dvonn review --help` says after the options.
+const AFTER_HELP: &str = "\
+Every ply gets the evaluation before and after it (White's margin in pieces,
+=N when proven), the engine's better move, the pieces the move gave away, and
+a mark: inaccuracy from 1, mistake from 3, blunder from 6 pieces, or a proven
+win or draw thrown away. Then each player's average loss and marks.
+
+Examples:
+  dvonn review game.sgf                         the table and the summary
+  dvonn review game.txt -o reviewed.dvonn --svg graph.svg --json review.json
+  dvonn review game.dvonn --time 2 --threads 4  a deeper review
+
+In the browser: dvonn serve --open, import the game, \"Review the game\".";
+
 /// Arguments of `dvonn review`.
 #[derive(Debug, clap::Args)]
-#[command(mut_arg("threads", |arg| arg.default_value(DEFAULT_THREADS)))]
+#[command(mut_arg("threads", |arg| arg.default_value(DEFAULT_THREADS)), after_help = AFTER_HELP)]
 pub struct Args {
     /// The game to review (our game record, Little Golem, BoardSpace SGF or
     /// a CodeCup log; the format is detected), or `-` for standard input.
