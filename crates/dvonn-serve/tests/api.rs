@@ -111,6 +111,13 @@ async fn read_events(body: &mut Body, mut until: impl FnMut(&str, &Value) -> boo
     events
 }
 
+/// Asks for the engine's move in the game at `game`, in a task of its own;
+/// the task ends with the status and the answer.
+fn ask_engine_move(app: &Router, game: &str) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let (app, uri) = (app.clone(), format!("{game}/engine-move"));
+    tokio::spawn(async move { call(&app, "POST", &uri, None).await })
+}
+
 /// Opens an analysis stream.
 async fn open_analysis(app: &Router, uri: &str) -> Body {
     open_stream(app, "GET", uri).await
@@ -505,10 +512,7 @@ async fn an_engine_move_stopped_midway_is_played_at_once() {
     let app = server();
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 2})).await;
     let game = format!("/api/games/{}", id(&view));
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
+    let thinking = ask_engine_move(&app, &game);
     wait_for_searches(&app, 1, Duration::from_secs(10)).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "engine");
     fails(&app, "POST", &format!("{game}/engine-move"), None, StatusCode::CONFLICT, "thinking").await;
@@ -579,10 +583,7 @@ async fn undo_and_moves_drop_a_running_search() {
     let game = format!("/api/games/{}", id(&view));
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
+    let thinking = ask_engine_move(&app, &game);
     wait_for_searches(&app, 1, Duration::from_secs(10)).await;
     let view = ok(&app, "POST", &format!("{game}/undo"), None, StatusCode::OK).await;
     assert_eq!(view["plies"], 0);
@@ -790,10 +791,7 @@ async fn the_engine_thinking_is_not_stopped_by_a_review() {
     let app = server();
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 3})).await;
     let game = format!("/api/games/{}", id(&view));
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
+    let thinking = ask_engine_move(&app, &game);
     wait_for_searches(&app, 1, Duration::from_secs(10)).await;
     ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
     let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
@@ -801,12 +799,9 @@ async fn the_engine_thinking_is_not_stopped_by_a_review() {
     // A game against the engine is reviewed too, once it has moves.
     let (_, review) = review_to_the_end(&app, &game, "?time=0.01").await;
     assert_eq!(review["game_length"], 1);
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        let mv = view["legal"][0].clone();
-        ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
+    let mv = view["legal"][0].clone();
+    ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
+    let thinking = ask_engine_move(&app, &game);
     wait_for_searches(&app, 1, Duration::from_secs(10)).await;
     fails(&app, "POST", &format!("{game}/review"), None, StatusCode::CONFLICT, "thinking").await;
     ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
