@@ -17,8 +17,9 @@ let engine = null;
 let analysis = null;
 /** The review stream being read. */
 let reviewing = null;
-/** The game's review: the server's last one, or the plies judged so far
- * while one runs ({ game, plies: { ply: entry }, ... }). */
+/** The game's review: `{ game, doc, plies }`, the server's last review
+ * (`doc`) or, while one runs, the plies judged so far (`doc` null);
+ * `plies[n]` is the review of ply n's move. */
 let review = null;
 /** The game whose review is being fetched. */
 let loadingReview = null;
