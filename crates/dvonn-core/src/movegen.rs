@@ -113,25 +113,16 @@ impl Position {
     #[inline(always)]
     fn for_each_jump_set(&self, color: Color, mut f: impl FnMut(i32, Bitboard)) {
         let movable = self.movable(color);
-        let occupied = self.occupied;
-        let mut jumps = |sources: Bitboard, direction: Direction, height: u8| {
-            let targets = sources.shift(direction, u32::from(height)) & occupied;
-            if !targets.is_empty() {
-                f(direction.bit_offset() * i32::from(height), targets);
-            }
-        };
-        for height in 1..=MAX_VERTICAL_JUMP {
-            let sources = movable & self.height_planes.of_height(height);
-            if sources.is_empty() {
-                continue;
-            }
-            jumps(sources, Direction::East, height);
-            jumps(sources, Direction::NorthEast, height);
-            jumps(sources, Direction::NorthWest, height);
-            jumps(sources, Direction::West, height);
-            jumps(sources, Direction::SouthWest, height);
-            jumps(sources, Direction::SouthEast, height);
-        }
+        // The heights up to MAX_VERTICAL_JUMP are written out rather than
+        // looped over, so that every mask and shift below is a constant.
+        // The compiler unrolls such a loop in some callers but not in
+        // others (perft's fast-bits kernel, where everything around it is
+        // inlined), and the rolled loop looks its masks up in tables.
+        const _: () = assert!(MAX_VERTICAL_JUMP == 4, "one call per height");
+        self.for_each_jump_set_of_height(movable, 1, &mut f);
+        self.for_each_jump_set_of_height(movable, 2, &mut f);
+        self.for_each_jump_set_of_height(movable, 3, &mut f);
+        self.for_each_jump_set_of_height(movable, 4, &mut f);
         // Longer jumps only run along rows; most positions have none.
         if !movable.intersects(self.height_planes.long_jumpers()) {
             return;
@@ -139,9 +130,36 @@ impl Position {
         for height in MAX_VERTICAL_JUMP + 1..=MAX_JUMP {
             let sources = movable & self.height_planes.of_height(height);
             if !sources.is_empty() {
-                jumps(sources, Direction::East, height);
-                jumps(sources, Direction::West, height);
+                self.jump_set(sources, Direction::East, height, &mut f);
+                self.jump_set(sources, Direction::West, height, &mut f);
             }
+        }
+    }
+
+    /// [`Position::for_each_jump_set`] for the `movable` stacks of one
+    /// height of at most [`MAX_VERTICAL_JUMP`], which jump in all six
+    /// directions.
+    #[inline(always)]
+    fn for_each_jump_set_of_height(&self, movable: Bitboard, height: u8, f: &mut impl FnMut(i32, Bitboard)) {
+        let sources = movable & self.height_planes.of_height(height);
+        if sources.is_empty() {
+            return;
+        }
+        self.jump_set(sources, Direction::East, height, f);
+        self.jump_set(sources, Direction::NorthEast, height, f);
+        self.jump_set(sources, Direction::NorthWest, height, f);
+        self.jump_set(sources, Direction::West, height, f);
+        self.jump_set(sources, Direction::SouthWest, height, f);
+        self.jump_set(sources, Direction::SouthEast, height, f);
+    }
+
+    /// Calls `f(offset, targets)` with the cells that the stacks on
+    /// `sources`, all of `height`, land on in `direction`, if any.
+    #[inline(always)]
+    fn jump_set(&self, sources: Bitboard, direction: Direction, height: u8, f: &mut impl FnMut(i32, Bitboard)) {
+        let targets = sources.shift(direction, u32::from(height)) & self.occupied;
+        if !targets.is_empty() {
+            f(direction.bit_offset() * i32::from(height), targets);
         }
     }
 
