@@ -29,11 +29,11 @@ use dvonn_core::{Color, Position};
 use crate::args::{EngineArgs, parse_seconds};
 
 /// Thinking time when neither `--depth` nor `--time` is given.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
 /// Arguments of `dvonn analyze`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The position string, quoted (the format:
     /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>).
     position: String,
@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// The `info` line of an iteration.
-pub fn info_line(info: &SearchInfo) -> String {
+pub(crate) fn info_line(info: &SearchInfo) -> String {
     let exact = if info.exact { " exact" } else { "" };
     let mut line = format!(
         "info depth {} score {}{exact} nodes {} nps {} time {} pv",
@@ -66,7 +66,7 @@ pub fn info_line(info: &SearchInfo) -> String {
 }
 
 /// Runs `dvonn analyze`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let position: Position = args.position.trim().parse().context("cannot read the position")?;
     if position.is_game_over() {
         eprintln!(

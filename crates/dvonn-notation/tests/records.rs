@@ -177,24 +177,24 @@ fn every_game_round_trips_through_a_codecup_log() {
 /// what real files hold besides, none of which changes the move.
 mod style {
     /// A robot's `move C r D s` and `pass` instead of a human's clicks.
-    pub const ROBOT: u8 = 1;
+    pub(crate) const ROBOT: u8 = 1;
     /// A `pick wr 0` (or `br`) before a placement's `dropb`.
-    pub const PICK_FIRST: u8 = 2;
+    pub(crate) const PICK_FIRST: u8 = 2;
     /// Actions in upper case.
-    pub const UPPER_CASE: u8 = 4;
+    pub(crate) const UPPER_CASE: u8 = 4;
     /// The styles of a valid file.
-    pub const BASE: u8 = ROBOT | PICK_FIRST | UPPER_CASE;
+    pub(crate) const BASE: u8 = ROBOT | PICK_FIRST | UPPER_CASE;
     /// First a drop back: a piece dropped on another cell and taken back,
     /// or a stack dropped on another cell, taken back and put back.
-    pub const DROP_BACK: u8 = 8;
+    pub(crate) const DROP_BACK: u8 = 8;
     /// A pick recorded twice (the take-back's `pickb` with `DROP_BACK`).
-    pub const REPEATED_PICK: u8 = 16;
+    pub(crate) const REPEATED_PICK: u8 = 16;
     /// First a wrong start, taken back by `reset`.
-    pub const RESET: u8 = 32;
+    pub(crate) const RESET: u8 = 32;
     /// A node of both clocks before the ply.
-    pub const CLOCK_NODE: u8 = 64;
+    pub(crate) const CLOCK_NODE: u8 = 64;
     /// The player's clock in the node of the ply's `done`.
-    pub const CLOCK_IN_DONE: u8 = 128;
+    pub(crate) const CLOCK_IN_DONE: u8 = 128;
 }
 
 /// The cell as BoardSpace writes it: `C 3`.

@@ -79,7 +79,7 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// Closes the games left unused too long, every `every`.
-pub async fn sweep_idle_games(state: Arc<AppState>, every: Duration) {
+pub(crate) async fn sweep_idle_games(state: Arc<AppState>, every: Duration) {
     let mut interval = tokio::time::interval(every);
     loop {
         interval.tick().await;

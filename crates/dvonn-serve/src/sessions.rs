@@ -16,7 +16,7 @@ use crate::search::SearchControl;
 /// What a search of a game is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum SearchKind {
+pub(crate) enum SearchKind {
     /// The engine's move.
     Engine,
     /// An analysis the person started.
@@ -25,7 +25,7 @@ pub enum SearchKind {
 
 /// A search running for a game.
 #[derive(Clone, Debug)]
-pub struct ActiveSearch {
+pub(crate) struct ActiveSearch {
     /// Tells this search from the game's later ones.
     pub id: u64,
     /// What it is for.
@@ -38,7 +38,7 @@ pub struct ActiveSearch {
 /// person plays both sides, as for an imported game), the tags of its
 /// record, and the search running for it.
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     /// The game.
     pub game: Game,
     /// The engine the game is played against.
@@ -55,19 +55,19 @@ pub struct Session {
 
 impl Session {
     /// `game`, played against `opponent`, with the tags of its record.
-    pub fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
+    pub(crate) fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
         Session { game, opponent, tags, generation: 0, search: None, last_used: Instant::now() }
     }
 
     /// Records a change of the game's moves: the running search (for the
     /// old moves) is stopped and forgotten.
-    pub fn changed(&mut self) {
+    pub(crate) fn changed(&mut self) {
         self.generation += 1;
         self.stop_search();
     }
 
     /// Stops and forgets the running search; returns whether there was one.
-    pub fn stop_search(&mut self) -> bool {
+    pub(crate) fn stop_search(&mut self) -> bool {
         match self.search.take() {
             Some(search) => {
                 search.control.stop();
@@ -78,14 +78,14 @@ impl Session {
     }
 
     /// The kind of the running search.
-    pub fn searching(&self) -> Option<SearchKind> {
+    pub(crate) fn searching(&self) -> Option<SearchKind> {
         self.search.as_ref().map(|search| search.kind)
     }
 }
 
 /// The open games.
 #[derive(Debug)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     games: HashMap<String, Session>,
     max_games: usize,
     idle: Duration,
@@ -94,19 +94,19 @@ pub struct Sessions {
 
 impl Sessions {
     /// At most `max_games` games, each closed after `idle` unused.
-    pub fn new(max_games: usize, idle: Duration) -> Sessions {
+    pub(crate) fn new(max_games: usize, idle: Duration) -> Sessions {
         Sessions { games: HashMap::new(), max_games: max_games.max(1), idle, searches_started: 0 }
     }
 
     /// The number of open games.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.games.len()
     }
 
     /// Opens `session` under a new id, first closing the least recently
     /// used game that is not searching when there are already as many as
     /// allowed (503 when every game is searching).
-    pub fn open(&mut self, session: Session) -> Result<String, ApiError> {
+    pub(crate) fn open(&mut self, session: Session) -> Result<String, ApiError> {
         if self.games.len() >= self.max_games {
             let oldest = self
                 .games
@@ -125,21 +125,21 @@ impl Sessions {
     }
 
     /// The game `id`, marked as used now (404 when there is none).
-    pub fn get(&mut self, id: &str) -> Result<&mut Session, ApiError> {
+    pub(crate) fn get(&mut self, id: &str) -> Result<&mut Session, ApiError> {
         let session = self.games.get_mut(id).ok_or_else(|| unknown(id))?;
         session.last_used = Instant::now();
         Ok(session)
     }
 
     /// Closes the game `id`, stopping its search.
-    pub fn close(&mut self, id: &str) -> Result<(), ApiError> {
+    pub(crate) fn close(&mut self, id: &str) -> Result<(), ApiError> {
         let mut session = self.games.remove(id).ok_or_else(|| unknown(id))?;
         session.stop_search();
         Ok(())
     }
 
     /// Closes the games unused since `idle` before `now`.
-    pub fn close_idle(&mut self, now: Instant) {
+    pub(crate) fn close_idle(&mut self, now: Instant) {
         let idle = self.idle;
         self.games.retain(|_, session| {
             let keep = now.saturating_duration_since(session.last_used) < idle;
@@ -151,7 +151,7 @@ impl Sessions {
     }
 
     /// Closes every game.
-    pub fn close_all(&mut self) {
+    pub(crate) fn close_all(&mut self) {
         for session in self.games.values_mut() {
             session.stop_search();
         }
@@ -161,7 +161,7 @@ impl Sessions {
     /// Registers a `kind` search for the game `id`. An analysis running
     /// for it gives way (its position is no longer wanted); an engine move
     /// does not (409).
-    pub fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
+    pub(crate) fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
         self.searches_started += 1;
         let search_id = self.searches_started;
         let session = self.get(id)?;
@@ -176,7 +176,7 @@ impl Sessions {
 
     /// Forgets the search `search_id` of the game `id` (stopping it) if it
     /// is still the game's search.
-    pub fn end_search(&mut self, id: &str, search_id: u64) {
+    pub(crate) fn end_search(&mut self, id: &str, search_id: u64) {
         if let Some(session) = self.games.get_mut(id)
             && session.search.as_ref().is_some_and(|search| search.id == search_id)
         {
