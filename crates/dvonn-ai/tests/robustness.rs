@@ -282,10 +282,11 @@ fn small_endgame(seed: u64, budget: u64) -> (Position, i32) {
     loop {
         let mut position = after_random_moves(Position::random_setup_from_seed(rng.random()), 10, &mut rng);
         while !position.is_game_over() {
-            if position.occupied().len() <= 16 && position.legal_moves().len() >= 2 {
-                if let Some(value) = minimax(&position, &mut budget.clone()) {
-                    return (position, value);
-                }
+            if position.occupied().len() <= 16
+                && position.legal_moves().len() >= 2
+                && let Some(value) = minimax(&position, &mut budget.clone())
+            {
+                return (position, value);
             }
             position = after_random_moves(position, 1, &mut rng);
         }

@@ -216,11 +216,11 @@ fn play(args: &Args) -> Result<()> {
     };
     let done = |game: usize, mut record: GameRecord| {
         stamp(&mut record, game, &manifest);
-        if let Some(dir) = &dir {
-            if !dir.write(game, &record.to_string())? {
-                // Another process played this game meanwhile: its record counts.
-                record = read_record(&dir.file(game), game, &manifest)?;
-            }
+        if let Some(dir) = &dir
+            && !dir.write(game, &record.to_string())?
+        {
+            // Another process played this game meanwhile: its record counts.
+            record = read_record(&dir.file(game), game, &manifest)?;
         }
         results.insert(game, MatchGame::of_record(game, &record)?);
         // The other shards' games finished meanwhile may decide the SPRT.

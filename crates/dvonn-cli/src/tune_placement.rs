@@ -182,10 +182,11 @@ pub(crate) fn run(args: &Args) -> Result<()> {
 }
 
 fn run_generate(args: &GenerateArgs) -> Result<()> {
-    if let Some(path) = args.output.as_deref().filter(|path| *path != Path::new("-")) {
-        if !args.force && path.exists() {
-            bail!("{} exists; use --force to overwrite it", path.display());
-        }
+    if let Some(path) = args.output.as_deref().filter(|path| *path != Path::new("-"))
+        && !args.force
+        && path.exists()
+    {
+        bail!("{} exists; use --force to overwrite it", path.display());
     }
     let policy = match args.policy {
         Policy::Random => PlacementPolicy::Random,

@@ -188,11 +188,11 @@ impl External {
             let _ = self.stderr_done.recv_timeout(EXIT_WAIT);
             message.push_str(&format!(" [{status}]"));
         }
-        if let Ok(tail) = self.stderr.lock() {
-            if !tail.is_empty() {
-                let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
-                message.push_str(&format!(" [stderr: {}]", lines.join(" | ")));
-            }
+        if let Ok(tail) = self.stderr.lock()
+            && !tail.is_empty()
+        {
+            let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
+            message.push_str(&format!(" [stderr: {}]", lines.join(" | ")));
         }
         message
     }

@@ -32,7 +32,7 @@ pub(crate) struct MatchGame {
 impl MatchGame {
     /// The colour of player A in game `game` (from 0).
     pub(crate) fn a_color(game: usize) -> Color {
-        if game % 2 == 0 { Color::White } else { Color::Black }
+        if game.is_multiple_of(2) { Color::White } else { Color::Black }
     }
 
     /// Game `game` (from 0) as its record gives it: a score, or a loss by
@@ -109,10 +109,11 @@ impl Results {
         while let Some(next) = self.games.get(&self.prefix) {
             self.prefix_tally = self.prefix_tally + next.tally();
             self.prefix += 1;
-            if let Some(sprt) = &self.sprt {
-                if self.decided_at.is_none() && sprt.verdict(&self.prefix_tally) != Verdict::Continue {
-                    self.decided_at = Some(self.prefix_tally);
-                }
+            if let Some(sprt) = &self.sprt
+                && self.decided_at.is_none()
+                && sprt.verdict(&self.prefix_tally) != Verdict::Continue
+            {
+                self.decided_at = Some(self.prefix_tally);
             }
         }
     }
