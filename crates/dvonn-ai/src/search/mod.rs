@@ -16,7 +16,7 @@ use dvonn_core::{Move, Position};
 
 use crate::eval::Evaluator;
 use crate::limits::{Limits, StopHandle};
-use crate::observer::{Observer, SearchInfo};
+use crate::observer::{SearchInfo, SearchObserver};
 use crate::score::Score;
 use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
@@ -259,7 +259,7 @@ fn iterative_deepening(
     root_moves: &mut [RootMove],
     depth_limit: u32,
     helper: Option<usize>,
-    observer: &mut dyn Observer,
+    observer: &mut dyn SearchObserver,
 ) -> Option<SearchResult> {
     let mut result: Option<SearchResult> = None;
     // Half the helpers (the first among them) run one iteration ahead.
@@ -365,7 +365,7 @@ pub(crate) fn search(
     limits: &Limits,
     shared: &Shared<'_>,
     fallback: Move,
-    observer: &mut dyn Observer,
+    observer: &mut dyn SearchObserver,
 ) -> SearchResult {
     let mut root_moves: Vec<RootMove> = position.legal_moves().iter().map(|&mv| RootMove { mv, score: 0 }).collect();
     // Start from the fallback (the caller's best guess) so that even an
@@ -376,7 +376,7 @@ pub(crate) fn search(
     let depth_limit = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     shared.tt.new_search();
 
-    let run_main = |observer: &mut dyn Observer| {
+    let run_main = |observer: &mut dyn SearchObserver| {
         let mut searcher = Searcher::new(shared);
         searcher.new_search();
         let mut moves = root_moves.clone();
