@@ -22,7 +22,7 @@ pub(crate) fn vectors() -> Vec<Vector> {
             label = comment.trim().to_string();
             continue;
         }
-        let PerftVector { position, counts } = line.parse().expect("perft.txt lines are vectors");
+        let PerftVector { position, counts, .. } = line.parse().expect("perft.txt lines are vectors");
         let label = format!("{:02} {}", vectors.len(), label.chars().take(40).collect::<String>());
         vectors.push(Vector { label, position, counts });
     }

@@ -9,6 +9,7 @@ use crate::score::Score;
 
 /// The state of a search after an iteration.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchInfo {
     /// The depth completed, in plies.
     pub depth: u32,

@@ -42,6 +42,7 @@ pub(crate) struct TtEntry {
 /// A table size that cannot be allocated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate a transposition table of {megabytes} MiB")]
+#[non_exhaustive]
 pub struct TtAllocError {
     /// The size asked for.
     pub megabytes: usize,

@@ -105,23 +105,29 @@ pub(crate) fn run(args: &Args) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use dvonn_ai::{Score, SearchInfo};
+    use dvonn_ai::{EngineConfig, Score, SearchInfo};
     use std::time::Duration;
 
     use super::*;
 
     #[test]
     fn an_info_line_holds_every_field() {
-        let info = SearchInfo {
-            depth: 3,
-            seldepth: 5,
-            score: Score::from_centipieces(-125),
-            exact: false,
-            pv: vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()],
-            nodes: 1000,
-            nps: 500000,
-            elapsed: Duration::from_millis(2),
-        };
+        // A report of a real search (the struct may gain fields), with
+        // every field then set.
+        let mut engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
+        let mut reports = Vec::new();
+        engine.search(&Position::random_setup_from_seed(1), &Limits::depth(1), &mut |info: &SearchInfo| {
+            reports.push(info.clone());
+        });
+        let mut info = reports.pop().expect("a report of depth 1");
+        info.depth = 3;
+        info.seldepth = 5;
+        info.score = Score::from_centipieces(-125);
+        info.exact = false;
+        info.pv = vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()];
+        info.nodes = 1000;
+        info.nps = 500000;
+        info.elapsed = Duration::from_millis(2);
         assert_eq!(info_line(&info), "info depth 3 score -1.25 nodes 1000 nps 500000 time 2 pv C3E3 PASS");
     }
 }

@@ -134,6 +134,7 @@ pub struct PlacementWeights(Box<[f32]>);
 /// Why a weight file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a placement weight file holds {FEATURE_COUNT} little-endian f32 values ({bytes} bytes), not {len} bytes", bytes = FEATURE_COUNT * 4)]
+#[non_exhaustive]
 pub struct WeightFileError {
     /// The length of the file, in bytes.
     pub len: usize,

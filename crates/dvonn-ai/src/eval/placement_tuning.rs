@@ -263,6 +263,7 @@ setters! {
 
 /// The mean squared errors of one epoch, in pieces squared.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct EpochReport {
     /// Over the training samples, while they were being fitted.
     pub training: f64,

@@ -76,7 +76,11 @@ fn an_illegal_move_or_a_failure_is_a_forfeit() {
     assert!(referee.step(&mut Always(e3), &mut ()).is_some());
     // Black places on the cell White just took.
     assert_eq!(referee.step(&mut Always(e3), &mut ()), None);
-    let reason = Forfeit::Illegal(IllegalMoveError { mv: e3, reason: IllegalMoveReason::Occupied(e3.to().unwrap()) });
+    let mut after_e3 = Position::new();
+    after_e3.play(e3).unwrap();
+    let illegal = after_e3.play(e3).unwrap_err();
+    assert_eq!((illegal.mv, illegal.reason), (e3, IllegalMoveReason::Occupied(e3.to().unwrap())));
+    let reason = Forfeit::Illegal(illegal);
     assert_eq!(referee.forfeit(), Some((Color::Black, &reason)));
     assert_eq!(referee.outcome(), Outcome::Resigned(Color::Black));
     assert_eq!(reason.to_string(), "played the illegal move E3: E3 is not empty");

@@ -157,6 +157,7 @@ setters! {
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// The move to play: always legal; `None` only when the game is over.
     pub best_move: Option<Move>,

@@ -331,7 +331,8 @@ mod tests {
 
     #[test]
     fn records_give_scores_and_forfeits() {
-        let mut record = GameRecord { result: Outcome::Score { white: 10, black: 12 }, ..GameRecord::default() };
+        let mut record = GameRecord::default();
+        record.result = Outcome::Score { white: 10, black: 12 };
         let counted = MatchGame::of_record(1, &record).unwrap();
         assert_eq!(counted.a_color, Color::Black);
         assert_eq!((counted.forfeit(), counted.tally().wins), (None, 1));

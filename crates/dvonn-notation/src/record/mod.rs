@@ -101,6 +101,7 @@ pub fn is_valid_tag_name(name: &str) -> bool {
 /// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 F3 *\n");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The tags in their order, reserved ones excepted: `(name, value)`.
     pub tags: Vec<(String, String)>,
