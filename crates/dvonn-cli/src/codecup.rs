@@ -147,13 +147,6 @@ pub enum Message {
 
 impl Message {
     /// Reads one message (white space around it ignored, any case).
-    ///
-    /// ```
-    /// use dvonn_cli::codecup::Message;
-    /// assert_eq!(Message::parse(" start\r").unwrap(), Message::Start);
-    /// assert_eq!(Message::parse("c3-e3").unwrap(), Message::Move("C3E3".parse().unwrap()));
-    /// assert!(Message::parse("hello").is_err());
-    /// ```
     pub fn parse(line: &str) -> Result<Message, MoveParseError> {
         let text = line.trim();
         if text.eq_ignore_ascii_case("start") {
@@ -251,3 +244,6 @@ pub fn play_session(input: impl BufRead, mut output: impl Write, config: &Sessio
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,8 +6,32 @@
 //! the page adds the clicks, the highlighted targets and the panels. The
 //! server embeds the libraries of the workspace through their public API
 //! only, like the examples. [`run`] serves until Ctrl-C, as the `dvonn`
-//! command does; [`router`] gives the routes, to serve them otherwise or to
-//! test them in-process.
+//! command does.
+//!
+//! To serve the page from a server of your own (TLS, authentication,
+//! routes of your own beside it), or to test it in-process: [`router`]
+//! gives the routes on an [`AppState`], [`sweep_idle_games`] closes the
+//! games left idle, and [`AppState::close_all`] stops every search at the
+//! end. `axum` (0.8) is then a public dependency.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//!
+//! use dvonn_serve::{AppState, ServerConfig, router, sweep_idle_games};
+//!
+//! #[tokio::main]
+//! async fn main() -> std::io::Result<()> {
+//!     let state = Arc::new(AppState::new(ServerConfig::default()));
+//!     let sweeper = tokio::spawn(sweep_idle_games(Arc::clone(&state), Duration::from_secs(60)));
+//!     let app = router(Arc::clone(&state)).route("/health", axum::routing::get(|| async { "ok" }));
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!     let served = axum::serve(listener, app).await;
+//!     sweeper.abort();
+//!     state.close_all();
+//!     served
+//! }
+//! ```
 //!
 //! # The API
 //!
@@ -54,7 +78,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use api::{AppState, router};
+pub use api::{AppState, router, sweep_idle_games};
 
 /// The crate README's example, compiled as a doctest.
 #[doc = include_str!("../README.md")]
