@@ -190,14 +190,6 @@ impl<R: BufRead> Lines<R> {
 /// Plays one game as a CodeCup player: reads the referee's messages from
 /// `input`, writes the player's moves to `output` (one line each, flushed
 /// at once). See the module documentation for the protocol and the errors.
-///
-/// ```
-/// use dvonn_cli::codecup::{EndReason, SessionConfig, play_session};
-/// let mut output = Vec::new();
-/// let end = play_session("Start\nQuit\n".as_bytes(), &mut output, &SessionConfig::default()).unwrap();
-/// assert_eq!(end.reason, EndReason::Quit);
-/// assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1, "White's first placement");
-/// ```
 pub fn play_session(input: impl BufRead, mut output: impl Write, config: &SessionConfig) -> Result<SessionEnd> {
     let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
     let mut lines = Lines { input, number: 0 };

@@ -213,6 +213,16 @@ fn session(input: &str) -> Result<SessionEnd> {
 }
 
 #[test]
+fn start_then_quit_is_white_s_first_placement() {
+    let mut output = Vec::new();
+    let end = play_session("Start\nQuit\n".as_bytes(), &mut output, &SessionConfig::default()).unwrap();
+    assert_eq!(end.reason, EndReason::Quit);
+    let written = String::from_utf8(output).unwrap();
+    assert_eq!(written.lines().count(), 1, "{written}");
+    assert!(written.trim().parse::<Move>().unwrap().is_placement(), "{written}");
+}
+
+#[test]
 fn quit_ends_the_session_at_any_point() {
     let end = session("Quit\n").unwrap();
     assert_eq!((end.reason, end.color, end.moves_made), (EndReason::Quit, None, 0));
