@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Evaluator, PlacementEval, Weights, final_margin};
 use crate::limits::{Limits, StopHandle};
-use crate::observer::Observer;
+use crate::observer::SearchObserver;
 use crate::placement::{self, PlacementStrategy};
 use crate::score::Score;
 use crate::search::{self, SearchOptions, SearchResult, Searched, Shared};
@@ -199,7 +199,7 @@ impl Engine {
     /// `observer` (`&mut ()` for none). The move is always legal; it is
     /// `None` only when the game is over. A position with one legal move
     /// returns it at once.
-    pub fn search(&mut self, position: &Position, limits: &Limits, observer: &mut impl Observer) -> SearchResult {
+    pub fn search(&mut self, position: &Position, limits: &Limits, observer: &mut impl SearchObserver) -> SearchResult {
         let start = Instant::now();
         let result = self.choose(position, limits, observer, start);
         self.stop.reset();
@@ -211,7 +211,7 @@ impl Engine {
         &mut self,
         position: &Position,
         limits: &Limits,
-        observer: &mut dyn Observer,
+        observer: &mut dyn SearchObserver,
         start: Instant,
     ) -> SearchResult {
         let moves = position.legal_moves();

@@ -97,11 +97,11 @@ pub use eval::{Evaluator, Weights};
 pub use game::{EnginePlayer, Forfeit, GameObserver, Player, RandomPlayer, Referee};
 pub use level::{Level, UnknownLevel};
 pub use limits::{Clock, Limits, StopHandle};
-pub use observer::{Observer, SearchInfo};
+pub use observer::{SearchInfo, SearchObserver};
 pub use placement::PlacementStrategy;
 pub use score::Score;
 pub use search::{ParallelSearch, SearchOptions, SearchResult, UnknownParallelSearch};
-pub use tt::{TranspositionTable, TtAllocError};
+pub use tt::TtAllocError;
 
 /// The crate README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

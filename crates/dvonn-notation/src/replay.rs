@@ -91,6 +91,7 @@ fn play(game: &mut Game, mv: Move) -> Result<(), ReplayError> {
 
 /// A recorded score that is not what the moves give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub struct ResultMismatch {
     /// The result the record gives.
     pub recorded: Outcome,
@@ -113,6 +114,7 @@ impl fmt::Display for ResultMismatch {
 /// An illegal move in a record: which, where, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {move_number} (ply {ply}) {mv} is illegal: {reason}")]
+#[non_exhaustive]
 pub struct ReplayError {
     /// The ply of the move, counted from 0 at the start of the record (the
     /// forced last placement counted, when the record leaves it out).

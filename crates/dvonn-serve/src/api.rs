@@ -27,7 +27,8 @@ use crate::search::{SearchControl, Searcher, capped};
 use crate::sessions::{SearchKind, Session, Sessions};
 use crate::view::{EXPORTS, View, color_name};
 
-/// What the handlers share: the open games, the searches, the limits.
+/// What the handlers share: the open games, the searches, the limits. One
+/// per server, shared by [`router`] and [`sweep_idle_games`].
 #[derive(Debug)]
 pub struct AppState {
     sessions: Mutex<Sessions>,
@@ -45,7 +46,7 @@ impl AppState {
         }
     }
 
-    /// Closes every game, stopping their searches.
+    /// Closes every game, stopping their searches: when the server stops.
     pub fn close_all(&self) {
         self.sessions().close_all();
     }
@@ -56,7 +57,10 @@ impl AppState {
     }
 }
 
-/// The server's routes: the page, its assets and the API.
+/// The server's routes: the page, its assets and the API, at absolute
+/// paths (`/`, `/assets/...`, `/api/...`, the paths the page asks for).
+/// An `axum` 0.8 router with its state: serve it at the root of a server,
+/// with routes and layers of your own beside it.
 pub fn router(state: Arc<AppState>) -> Router {
     let max_body = state.config.max_body_bytes;
     Router::new()
@@ -80,7 +84,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Closes the games left unused too long, every `every`.
+/// Closes the games left unused longer than the configuration's
+/// [`game_idle`](crate::ServerConfig::game_idle), checking every `every`;
+/// runs until dropped. Spawn it beside the [`router`] on the same state.
 pub async fn sweep_idle_games(state: Arc<AppState>, every: Duration) {
     let mut interval = tokio::time::interval(every);
     loop {

@@ -32,7 +32,7 @@ use crate::sessions::{ActiveSearch, SearchKind};
 /// Why a review ended before the first ply of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Cut {
+pub(crate) enum Cut {
     /// Stopped: by the person, or by another search of the game.
     Stopped,
     /// It ran out of the server's time for a review.
@@ -41,7 +41,7 @@ pub enum Cut {
 
 /// The review of a game's moves, kept with the game.
 #[derive(Clone, Debug)]
-pub struct KeptReview {
+pub(crate) struct KeptReview {
     /// The review: every ply, or the last plies when it was cut short.
     pub review: GameReview,
     /// The search time per position.
@@ -68,7 +68,7 @@ struct ReviewDocument<'a> {
 impl KeptReview {
     /// The engine's choice in the position after `ply` plies, when that
     /// position's move was reviewed.
-    pub fn engine_move(&self, ply: usize) -> Option<Move> {
+    pub(crate) fn engine_move(&self, ply: usize) -> Option<Move> {
         self.review.ply(ply)?.engine_move
     }
 
@@ -83,14 +83,14 @@ impl KeptReview {
 }
 
 /// The search time per position of a review when the request gives none.
-pub fn default_time(config: &ServerConfig) -> Duration {
+pub(crate) fn default_time(config: &ServerConfig) -> Duration {
     DEFAULT_TIME.min(config.max_move_time)
 }
 
 /// The query of `POST /api/games/{id}/review`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReviewQuery {
+pub(crate) struct ReviewQuery {
     time: Option<f64>,
 }
 
@@ -105,7 +105,7 @@ struct Progress<'a> {
 }
 
 /// `POST /api/games/{id}/review`: reviews the game, streaming its plies.
-pub async fn start_review(
+pub(crate) async fn start_review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     QueryArgs(query): QueryArgs<ReviewQuery>,
@@ -190,7 +190,7 @@ async fn run_review(
 }
 
 /// `GET /api/games/{id}/review`: the game's last review.
-pub async fn kept_review(
+pub(crate) async fn kept_review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {

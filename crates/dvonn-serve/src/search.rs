@@ -18,7 +18,7 @@ use crate::error::ApiError;
 /// Stops one search, whether it is waiting for a slot, running, or not
 /// started yet. Clones stop the same search.
 #[derive(Clone, Debug, Default)]
-pub struct SearchControl(Arc<Mutex<ControlState>>);
+pub(crate) struct SearchControl(Arc<Mutex<ControlState>>);
 
 #[derive(Debug, Default)]
 struct ControlState {
@@ -30,7 +30,7 @@ struct ControlState {
 impl SearchControl {
     /// Stops the search: an engine move is played at once (the best found
     /// so far), an analysis ends.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         let mut state = self.lock();
         state.stopped = true;
         if let Some(engine) = &state.engine {
@@ -40,7 +40,7 @@ impl SearchControl {
 
     /// Whether [`stop`](SearchControl::stop) was called.
     #[cfg(test)]
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.lock().stopped
     }
 
@@ -88,7 +88,7 @@ impl Drop for StopOnDrop {
 }
 
 /// `limits` with a time limit of at most `max`.
-pub fn capped(limits: Limits, max: Duration) -> Limits {
+pub(crate) fn capped(limits: Limits, max: Duration) -> Limits {
     let move_time = limits.move_time.map_or(max, |time| time.min(max));
     limits.with_move_time(move_time)
 }
@@ -111,7 +111,7 @@ impl Drop for Counted<'_> {
 
 /// Runs the searches of every game.
 #[derive(Debug)]
-pub struct Searcher {
+pub(crate) struct Searcher {
     slots: Arc<Semaphore>,
     /// Engines between searches, oldest first.
     idle: Mutex<Vec<Engine>>,
@@ -124,7 +124,7 @@ pub struct Searcher {
 impl Searcher {
     /// Runs up to `max_searches` searches at once, with engines of
     /// `hash_mb` MiB tables seeded with `seed`.
-    pub fn new(max_searches: usize, hash_mb: usize, seed: u64) -> Searcher {
+    pub(crate) fn new(max_searches: usize, hash_mb: usize, seed: u64) -> Searcher {
         let max_searches = max_searches.max(1);
         Searcher {
             slots: Arc::new(Semaphore::new(max_searches)),
@@ -137,7 +137,7 @@ impl Searcher {
     }
 
     /// The searches running now (not those waiting for a slot).
-    pub fn running(&self) -> usize {
+    pub(crate) fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
 
@@ -145,7 +145,7 @@ impl Searcher {
     /// engine of `config` (one thread; the table size and seed are the
     /// server's), calling `on_iteration` after each iteration. Dropping the
     /// future stops the search.
-    pub async fn run(
+    pub(crate) async fn run(
         self: &Arc<Self>,
         position: Position,
         config: EngineConfig,
@@ -161,7 +161,7 @@ impl Searcher {
     /// server's). `control` stops the job through the engine's
     /// [`stop_handle`](Engine::stop_handle), which the job must heed.
     /// Dropping the future stops the job.
-    pub async fn run_with_engine<T: Send + 'static>(
+    pub(crate) async fn run_with_engine<T: Send + 'static>(
         self: &Arc<Self>,
         config: EngineConfig,
         control: SearchControl,

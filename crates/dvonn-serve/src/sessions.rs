@@ -18,7 +18,7 @@ use crate::search::SearchControl;
 /// What a search of a game is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum SearchKind {
+pub(crate) enum SearchKind {
     /// The engine's move.
     Engine,
     /// An analysis the person started.
@@ -29,7 +29,7 @@ pub enum SearchKind {
 
 /// A search running for a game.
 #[derive(Clone, Debug)]
-pub struct ActiveSearch {
+pub(crate) struct ActiveSearch {
     /// Tells this search from the game's later ones.
     pub id: u64,
     /// What it is for.
@@ -42,7 +42,7 @@ pub struct ActiveSearch {
 /// person plays both sides, as for an imported game), the tags of its
 /// record, the search running for it, and the last review of its moves.
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     /// The game.
     pub game: Game,
     /// The engine the game is played against.
@@ -62,20 +62,20 @@ pub struct Session {
 
 impl Session {
     /// `game`, played against `opponent`, with the tags of its record.
-    pub fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
+    pub(crate) fn new(game: Game, opponent: Option<Opponent>, tags: Vec<(String, String)>) -> Session {
         Session { game, opponent, tags, generation: 0, search: None, review: None, last_used: Instant::now() }
     }
 
     /// Records a change of the game's moves: the running search (for the
     /// old moves) is stopped and forgotten, and so is the review.
-    pub fn changed(&mut self) {
+    pub(crate) fn changed(&mut self) {
         self.generation += 1;
         self.stop_search();
         self.review = None;
     }
 
     /// Stops and forgets the running search; returns whether there was one.
-    pub fn stop_search(&mut self) -> bool {
+    pub(crate) fn stop_search(&mut self) -> bool {
         match self.search.take() {
             Some(search) => {
                 search.control.stop();
@@ -86,19 +86,19 @@ impl Session {
     }
 
     /// The kind of the running search.
-    pub fn searching(&self) -> Option<SearchKind> {
+    pub(crate) fn searching(&self) -> Option<SearchKind> {
         self.search.as_ref().map(|search| search.kind)
     }
 
     /// Whether `search_id` is the game's running search.
-    pub fn is_searching(&self, search_id: u64) -> bool {
+    pub(crate) fn is_searching(&self, search_id: u64) -> bool {
         self.search.as_ref().is_some_and(|search| search.id == search_id)
     }
 }
 
 /// The open games.
 #[derive(Debug)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     games: HashMap<String, Session>,
     max_games: usize,
     idle: Duration,
@@ -109,7 +109,7 @@ pub struct Sessions {
 impl Sessions {
     /// At most `max_games` games, each closed after `idle` unused, and at
     /// most `max_reviews` of them reviewed at once.
-    pub fn new(max_games: usize, idle: Duration, max_reviews: usize) -> Sessions {
+    pub(crate) fn new(max_games: usize, idle: Duration, max_reviews: usize) -> Sessions {
         Sessions {
             games: HashMap::new(),
             max_games: max_games.max(1),
@@ -120,19 +120,19 @@ impl Sessions {
     }
 
     /// The number of open games.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.games.len()
     }
 
     /// The number of games being reviewed.
-    pub fn reviews_running(&self) -> usize {
+    pub(crate) fn reviews_running(&self) -> usize {
         self.games.values().filter(|session| session.searching() == Some(SearchKind::Review)).count()
     }
 
     /// Opens `session` under a new id, first closing the least recently
     /// used game that is not searching when there are already as many as
     /// allowed (503 when every game is searching).
-    pub fn open(&mut self, session: Session) -> Result<String, ApiError> {
+    pub(crate) fn open(&mut self, session: Session) -> Result<String, ApiError> {
         if self.games.len() >= self.max_games {
             let oldest = self
                 .games
@@ -151,21 +151,21 @@ impl Sessions {
     }
 
     /// The game `id`, marked as used now (404 when there is none).
-    pub fn get(&mut self, id: &str) -> Result<&mut Session, ApiError> {
+    pub(crate) fn get(&mut self, id: &str) -> Result<&mut Session, ApiError> {
         let session = self.games.get_mut(id).ok_or_else(|| unknown(id))?;
         session.last_used = Instant::now();
         Ok(session)
     }
 
     /// Closes the game `id`, stopping its search.
-    pub fn close(&mut self, id: &str) -> Result<(), ApiError> {
+    pub(crate) fn close(&mut self, id: &str) -> Result<(), ApiError> {
         let mut session = self.games.remove(id).ok_or_else(|| unknown(id))?;
         session.stop_search();
         Ok(())
     }
 
     /// Closes the games unused since `idle` before `now`.
-    pub fn close_idle(&mut self, now: Instant) {
+    pub(crate) fn close_idle(&mut self, now: Instant) {
         let idle = self.idle;
         self.games.retain(|_, session| {
             let keep = now.saturating_duration_since(session.last_used) < idle;
@@ -177,7 +177,7 @@ impl Sessions {
     }
 
     /// Closes every game.
-    pub fn close_all(&mut self) {
+    pub(crate) fn close_all(&mut self) {
         for session in self.games.values_mut() {
             session.stop_search();
         }
@@ -188,7 +188,7 @@ impl Sessions {
     /// running for it gives way (it is no longer wanted); an engine move
     /// does not (409). A review of a game beyond the reviews allowed at
     /// once is refused (503).
-    pub fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
+    pub(crate) fn begin_search(&mut self, id: &str, kind: SearchKind) -> Result<ActiveSearch, ApiError> {
         let others_reviewed =
             self.games.iter().filter(|(game, session)| *game != id && session.searching() == Some(SearchKind::Review));
         if kind == SearchKind::Review && others_reviewed.count() >= self.max_reviews {
@@ -211,7 +211,7 @@ impl Sessions {
 
     /// Forgets the search `search_id` of the game `id` (stopping it) if it
     /// is still the game's search.
-    pub fn end_search(&mut self, id: &str, search_id: u64) {
+    pub(crate) fn end_search(&mut self, id: &str, search_id: u64) {
         if let Some(session) = self.games.get_mut(id)
             && session.is_searching(search_id)
         {
@@ -229,10 +229,25 @@ fn unknown(id: &str) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dvonn_core::Position;
+    use crate::review::Cut;
+    use dvonn_ai::review::{GameReview, ReviewOptions, review};
+    use dvonn_ai::{Engine, EngineConfig, Limits, StopHandle};
+    use dvonn_core::{Author, Position};
 
     fn game() -> Session {
         Session::new(Game::new(Position::new()), None, Vec::new())
+    }
+
+    /// The review of a game stopped before it began: no plies.
+    fn stopped_review() -> GameReview {
+        let mut engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
+        let stop = StopHandle::default();
+        stop.stop();
+        let mut game = Game::new(Position::new());
+        game.play("E3".parse().unwrap(), Author::Person).unwrap();
+        let reviewed = review(&mut engine, &game, &ReviewOptions::new(Limits::depth(1)), &stop, &mut ());
+        assert!(reviewed.plies.is_empty() && !reviewed.complete);
+        reviewed
     }
 
     #[test]
@@ -292,16 +307,7 @@ mod tests {
         assert!(first.control.is_stopped() && !second.control.is_stopped());
         assert_eq!(sessions.reviews_running(), 2);
         // A game holds one review, forgotten when its moves change.
-        let kept = KeptReview {
-            review: dvonn_ai::review::GameReview {
-                plies: Vec::new(),
-                game_length: 0,
-                movement_from: None,
-                complete: true,
-            },
-            time: Duration::from_secs(1),
-            cut: None,
-        };
+        let kept = KeptReview { review: stopped_review(), time: Duration::from_secs(1), cut: Some(Cut::Stopped) };
         let session = sessions.get(&ids[0]).unwrap();
         session.review = Some(kept);
         session.changed();

@@ -10,10 +10,10 @@ use crate::game::Turn;
 use crate::sessions::{SearchKind, Session};
 
 /// The formats a game is exported in.
-pub const EXPORTS: [Format; 2] = [Format::Record, Format::LittleGolem];
+pub(crate) const EXPORTS: [Format; 2] = [Format::Record, Format::LittleGolem];
 
 /// `white` or `black`.
-pub fn color_name(color: Color) -> &'static str {
+pub(crate) fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
@@ -32,7 +32,7 @@ fn author_name(author: Author) -> &'static str {
 
 /// A game as the page sees it after one of its plies.
 #[derive(Clone, Debug, Serialize)]
-pub struct View {
+pub(crate) struct View {
     /// The game's id.
     pub id: String,
     /// The person's colour: `white`, `black` or `both`.
@@ -81,7 +81,7 @@ pub struct View {
 
 /// A move in the move list.
 #[derive(Clone, Debug, Serialize)]
-pub struct MoveView {
+pub(crate) struct MoveView {
     /// The move (`E3`, `C3E3`, `PASS`).
     #[serde(rename = "move")]
     pub text: String,
@@ -93,7 +93,7 @@ pub struct MoveView {
 
 /// The pieces each player owns.
 #[derive(Clone, Copy, Debug, Serialize)]
-pub struct Score {
+pub(crate) struct Score {
     /// White's pieces.
     pub white: u32,
     /// Black's pieces.
@@ -103,7 +103,7 @@ pub struct Score {
 impl Session {
     /// What the page shows after `ply` plies (a checked ply) of the game
     /// `id`.
-    pub fn view(&self, id: &str, ply: usize) -> View {
+    pub(crate) fn view(&self, id: &str, ply: usize) -> View {
         let game = &self.game;
         let position = &game.positions()[ply];
         let last_move = ply

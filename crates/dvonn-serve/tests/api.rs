@@ -22,7 +22,7 @@ use tower::ServiceExt;
 
 /// A server in this process, with small limits.
 fn server() -> Router {
-    server_with(ServerConfig { max_searches: 2, hash_mb: 4, ..ServerConfig::default() })
+    server_with(ServerConfig::default().with_max_searches(2).with_hash_mb(4))
 }
 
 fn server_with(config: ServerConfig) -> Router {
@@ -71,18 +71,24 @@ async fn searches_running(app: &Router) -> u64 {
     ok(app, "GET", "/api/status", None, StatusCode::OK).await["searches_running"].as_u64().unwrap()
 }
 
-/// Waits until `count` searches run (at most `limit`); panics otherwise.
-async fn wait_for_searches(app: &Router, count: u64, limit: Duration) {
+/// How long a change expected within milliseconds may take on a busy
+/// machine: half the minute an engine move or an analysis of the tests
+/// thinks when nothing stops it.
+const GENEROUS: Duration = Duration::from_secs(30);
+
+/// Waits until `count` searches run (at most [`GENEROUS`]); panics
+/// otherwise.
+async fn wait_for_searches(app: &Router, count: u64) {
     let start = Instant::now();
     while searches_running(app).await != count {
-        assert!(start.elapsed() < limit, "not {count} searches running after {limit:?}");
+        assert!(start.elapsed() < GENEROUS, "not {count} searches running after {GENEROUS:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-/// Waits until no search runs (at most `limit`); panics otherwise.
-async fn wait_for_no_search(app: &Router, limit: Duration) {
-    wait_for_searches(app, 0, limit).await;
+/// Waits until no search runs (at most [`GENEROUS`]); panics otherwise.
+async fn wait_for_no_search(app: &Router) {
+    wait_for_searches(app, 0).await;
 }
 
 /// The events of a server-sent event stream: `(name, data)`, read until the
@@ -250,7 +256,7 @@ async fn bad_new_games_are_refused() {
 
 #[tokio::test]
 async fn an_oversized_body_is_refused_and_the_server_goes_on() {
-    let app = server_with(ServerConfig { max_body_bytes: 1024, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_body_bytes(1024));
     let text = "E3 ".repeat(1000);
     fails(
         &app,
@@ -461,7 +467,7 @@ async fn imports_every_format() {
 
 #[tokio::test]
 async fn a_full_server_closes_its_least_recently_used_game() {
-    let app = server_with(ServerConfig { max_games: 2, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_games(2));
     let first = id(&new_game(&app, json!({})).await);
     let second = id(&new_game(&app, json!({})).await);
     ok(&app, "GET", &format!("/api/games/{first}"), None, StatusCode::OK).await;
@@ -487,7 +493,7 @@ async fn an_analysis_streams_its_iterations_and_proves_an_endgame() {
     assert!(done.1["exact"].as_bool().unwrap(), "{done:?}");
     assert!(done.1["best"].is_string() && !done.1["pv"].as_array().unwrap().is_empty(), "{done:?}");
     assert_eq!(done.1["side"], "white");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 
     let game = format!("/api/games/{}", id(&view));
     fails(&app, "GET", &format!("{game}/analysis?time=0"), None, StatusCode::BAD_REQUEST, "more than 0").await;
@@ -503,7 +509,7 @@ async fn a_placement_analysis_reports_as_it_goes() {
     let mut body = open_analysis(&app, &uri).await;
     let events = read_events(&mut body, |name, _| name == "done").await;
     let infos = events.iter().filter(|(name, _)| name == "info").count();
-    assert!(infos >= 2, "Monte-Carlo searches of doubling time, each reported: {events:?}");
+    assert!(infos >= 2, "every iteration of the placement search reported: {events:?}");
     assert_eq!(events.last().unwrap().0, "done");
 }
 
@@ -513,18 +519,17 @@ async fn an_engine_move_stopped_midway_is_played_at_once() {
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 2})).await;
     let game = format!("/api/games/{}", id(&view));
     let thinking = ask_engine_move(&app, &game);
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "engine");
     fails(&app, "POST", &format!("{game}/engine-move"), None, StatusCode::CONFLICT, "thinking").await;
     fails(&app, "GET", &format!("{game}/analysis"), None, StatusCode::CONFLICT, "thinking").await;
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    // Unstopped, the engine would think for a minute.
+    let (status, view) = tokio::time::timeout(GENEROUS, thinking).await.expect("stopped").unwrap();
     assert_eq!(status, StatusCode::OK, "{view}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
     assert_eq!((view["plies"].as_u64(), view["turn"].as_str()), (Some(1), Some("you")));
     assert_eq!(view["searching"], Value::Null);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -536,12 +541,11 @@ async fn an_analysis_stopped_midway_reports_and_ends() {
     let first = read_events(&mut body, |_, _| true).await;
     assert_eq!(first[0].0, "info");
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "analysis");
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    // Unstopped, the analysis would go on for a minute.
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.expect("stopped");
     assert_eq!(rest.last().unwrap().0, "done", "{rest:?}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -553,16 +557,21 @@ async fn a_client_that_goes_away_leaves_no_search_running() {
     read_events(&mut body, |_, _| true).await;
     assert_eq!(searches_running(&app).await, 1);
     drop(body);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!(view["searching"], Value::Null);
 
     // An engine move whose request is dropped.
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 9})).await;
     let uri = format!("/api/games/{}/engine-move", id(&view));
-    let abandoned = tokio::time::timeout(Duration::from_millis(500), call(&app, "POST", &uri, None)).await;
-    assert!(abandoned.is_err(), "the engine was still thinking");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    let thinking = {
+        let app = app.clone();
+        tokio::spawn(async move { call(&app, "POST", &uri, None).await })
+    };
+    wait_for_searches(&app, 1).await;
+    thinking.abort();
+    assert!(thinking.await.unwrap_err().is_cancelled(), "the engine was still thinking");
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!((view["plies"].as_u64(), view["searching"].as_str()), (Some(0), None));
 }
@@ -576,7 +585,7 @@ async fn undo_and_moves_drop_a_running_search() {
     read_events(&mut body, |_, _| true).await;
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
     assert_eq!(rest.last().unwrap().0, "done", "the analysis of the old position ended");
 
     let view = new_game(&app, json!({"you": "white", "time": 60, "setup": "random", "seed": 4})).await;
@@ -584,10 +593,10 @@ async fn undo_and_moves_drop_a_running_search() {
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
     let thinking = ask_engine_move(&app, &game);
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     let view = ok(&app, "POST", &format!("{game}/undo"), None, StatusCode::OK).await;
     assert_eq!(view["plies"], 0);
-    let (status, answer) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    let (status, answer) = tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap();
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
     assert!(answer["error"].as_str().unwrap().contains("dropped"));
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["plies"], 0);
@@ -595,7 +604,7 @@ async fn undo_and_moves_drop_a_running_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn searches_beyond_the_limit_wait_their_turn() {
-    let app = server_with(ServerConfig { max_searches: 1, hash_mb: 4, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_searches(1).with_hash_mb(4));
     let mut streams = Vec::new();
     for seed in [1, 2] {
         let view = new_game(&app, json!({"you": "both", "setup": "random", "seed": seed})).await;
@@ -706,9 +715,9 @@ async fn a_review_is_stopped_by_its_page_a_second_review_and_a_stop() {
     // The page goes away: the review stops, and is not kept.
     let body = open_review(&app, &format!("{game}/review?time=5")).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "review");
-    wait_for_searches(&app, 1, Duration::from_secs(5)).await;
+    wait_for_searches(&app, 1).await;
     drop(body);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], Value::Null);
     fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
 
@@ -717,50 +726,46 @@ async fn a_review_is_stopped_by_its_page_a_second_review_and_a_stop() {
     let (progress, second) = review_to_the_end(&app, &game, "?time=0.01").await;
     assert_eq!(second["complete"], true);
     assert!(!progress.is_empty());
-    let ended = tokio::time::timeout(Duration::from_secs(10), read_events(&mut first, |_, _| false)).await.unwrap();
+    let ended = tokio::time::timeout(GENEROUS, read_events(&mut first, |_, _| false)).await.unwrap();
     let (name, first_review) = ended.last().unwrap();
     assert_eq!(
         (name.as_str(), &first_review["complete"], &first_review["cut"]),
         ("done", &json!(false), &json!("stopped"))
     );
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     assert_eq!(ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await, second, "the second is kept");
 
     // Stopped by the person: the plies it finished are kept.
     let mut body = open_review(&app, &format!("{game}/review?time=0.5")).await;
     read_events(&mut body, |name, _| name == "ply").await;
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
     let (name, stopped) = rest.last().unwrap();
     assert_eq!((name.as_str(), &stopped["complete"], &stopped["cut"]), ("done", &json!(false), &json!("stopped")));
     let kept = ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await;
     assert_eq!(&kept, stopped);
     assert!(!kept["plies"].as_array().unwrap().is_empty(), "the last plies of the game");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_review_ends_at_the_servers_limit_and_reviews_are_counted() {
-    let config = ServerConfig {
-        max_searches: 2,
-        hash_mb: 4,
-        max_reviews: 1,
-        max_review_time: Duration::from_secs(1),
-        ..ServerConfig::default()
-    };
+    let config = ServerConfig::default()
+        .with_max_searches(2)
+        .with_hash_mb(4)
+        .with_max_reviews(1)
+        .with_max_review_time(Duration::from_secs(1));
     let app = server_with(config);
     let long = import(&app, &random_game(8).to_string()).await;
     let other = import(&app, &random_game(9).to_string()).await;
     let mut body = open_review(&app, &format!("{long}/review?time=0.5")).await;
     assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 1);
     fails(&app, "POST", &format!("{other}/review"), None, StatusCode::SERVICE_UNAVAILABLE, "being reviewed").await;
-    let started = Instant::now();
-    let events = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let events = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
     let (name, review) = events.last().unwrap();
     assert_eq!((name.as_str(), &review["complete"], &review["cut"]), ("done", &json!(false), &json!("time_limit")));
-    assert!(started.elapsed() < Duration::from_secs(3), "stopped at the limit: {:?}", started.elapsed());
     assert!(review["plies"].as_array().unwrap().len() < review["game_length"].as_u64().unwrap() as usize);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 0);
     let (_, review) = review_to_the_end(&app, &other, "?time=0.001").await;
     assert_eq!(review["complete"], true);
@@ -792,9 +797,9 @@ async fn the_engine_thinking_is_not_stopped_by_a_review() {
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 3})).await;
     let game = format!("/api/games/{}", id(&view));
     let thinking = ask_engine_move(&app, &game);
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
-    let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    let (status, view) = tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap();
     assert_eq!(status, StatusCode::OK, "{view}");
     // A game against the engine is reviewed too, once it has moves.
     let (_, review) = review_to_the_end(&app, &game, "?time=0.01").await;
@@ -802,8 +807,8 @@ async fn the_engine_thinking_is_not_stopped_by_a_review() {
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
     let thinking = ask_engine_move(&app, &game);
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    wait_for_searches(&app, 1).await;
     fails(&app, "POST", &format!("{game}/review"), None, StatusCode::CONFLICT, "thinking").await;
     ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
-    assert_eq!(tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap().0, StatusCode::OK);
+    assert_eq!(tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap().0, StatusCode::OK);
 }

@@ -50,9 +50,19 @@ const fn mark_colour(mark: Mark) -> &'static str {
 /// plies it finished, over the whole game's width.
 ///
 /// ```
-/// use dvonn_ai::review::{GameReview, graph::evaluation_graph};
-/// let empty = GameReview { plies: Vec::new(), game_length: 0, movement_from: None, complete: true };
-/// assert!(evaluation_graph(&empty).starts_with("<svg"));
+/// use dvonn_ai::review::{ReviewOptions, graph::evaluation_graph, review};
+/// use dvonn_ai::{Engine, EngineConfig, Limits, StopHandle};
+/// use dvonn_core::{Author, Game, Position};
+///
+/// // White throws a proven win away with C3C4.
+/// let start: Position = "W4.DD...../.W2B2W5B...../DB2W......../........../......... w m".parse().unwrap();
+/// let mut game = Game::new(start);
+/// game.play("C3C4".parse().unwrap(), Author::Record).unwrap();
+/// let mut engine = Engine::new(EngineConfig::default().with_hash_mb(4)).unwrap();
+/// let options = ReviewOptions::new(Limits::depth(20));
+/// let reviewed = review(&mut engine, &game, &options, &StopHandle::default(), &mut ());
+/// let svg = evaluation_graph(&reviewed);
+/// assert!(svg.starts_with("<svg") && svg.contains(r#"class="mark blunder" data-ply="0""#));
 /// ```
 pub fn evaluation_graph(review: &GameReview) -> String {
     let plot = Plot::new(review);
@@ -292,7 +302,7 @@ impl Plot {
     /// The key to the marks' colours and the proven points, top right.
     fn legend(&self, svg: &mut String) {
         let mut x = WIDTH - RIGHT - 300.0;
-        for mark in Mark::ALL {
+        for &mark in Mark::ALL {
             let _ = writeln!(
                 svg,
                 "<circle cx=\"{x:.1}\" cy=\"14\" r=\"4.5\" fill=\"{}\"/><text x=\"{:.1}\" y=\"18\">{mark}</text>",

@@ -88,6 +88,7 @@ use crate::search::Searched;
 
 /// The value of a position from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Evaluation {
     /// White's final margin (White's pieces minus Black's at the end of the
     /// game): the search's estimate, or the exact value when proven.
@@ -126,7 +127,7 @@ impl fmt::Display for Evaluation {
             _ => "",
         };
         let abs = centipieces.unsigned_abs();
-        if self.exact && abs % 100 == 0 {
+        if self.exact && abs.is_multiple_of(100) {
             write!(f, "={sign}{}", abs / 100)
         } else {
             write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
@@ -135,7 +136,11 @@ impl fmt::Display for Evaluation {
 }
 
 /// How bad a move was.
+///
+/// New marks may be added in any release: a `match` needs a `_` arm, and
+/// [`Mark::ALL`] lists them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Mark {
     /// A small loss.
     Inaccuracy,
@@ -147,7 +152,7 @@ pub enum Mark {
 
 impl Mark {
     /// Every mark, the mildest first.
-    pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+    pub const ALL: &'static [Mark] = &[Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
 
     /// `inaccuracy`, `mistake`, `blunder`.
     pub const fn name(self) -> &'static str {
@@ -280,6 +285,7 @@ setters! {
 
 /// One ply of a reviewed game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlyReview {
     /// The ply, counted from 0 at the start of the game.
     pub ply: usize,
@@ -318,6 +324,7 @@ pub struct PlyReview {
 /// A reviewed game: its plies in order, with what each player did summed
 /// up by [`GameReview::summary`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameReview {
     /// The reviewed plies in the order of the game. A stopped review holds
     /// the last plies of the game, those it had finished (it works back
@@ -333,6 +340,7 @@ pub struct GameReview {
 
 /// What a player did in a reviewed game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlayerSummary {
     /// The moves judged: those with a choice.
     pub moves: usize,

@@ -209,7 +209,7 @@ fn thresholds_mark_losses() {
     assert_eq!(mark(300), Some(Mark::Mistake));
     assert_eq!(mark(599), Some(Mark::Mistake));
     assert_eq!(mark(600), Some(Mark::Blunder));
-    assert_eq!(Mark::ALL.map(Mark::symbol), ["?!", "?", "??"]);
+    assert_eq!(Mark::ALL.iter().map(|mark| mark.symbol()).collect::<Vec<_>>(), ["?!", "?", "??"]);
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn the_graph_draws_every_mark_and_both_phases() {
     let review = review_of(&game, Limits::depth(2));
     let svg = evaluation_graph(&review);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-    for mark in Mark::ALL {
+    for &mark in Mark::ALL {
         let marked = review.plies.iter().filter(|ply| ply.mark == Some(mark)).count();
         assert_eq!(svg.matches(&format!("class=\"mark {mark}\"")).count(), marked, "{mark}");
     }

@@ -344,8 +344,7 @@ impl<'a> Searcher<'a> {
         if moves.len() < NULL_MOVE_MIN_MOVES || !position.has_jump(!position.side_to_move()) {
             return false;
         }
-        let mut child = *position;
-        child.pass_turn();
+        let Some(child) = position.null_move() else { return false };
         let reduction = 2 + depth / 4;
         self.null_move_allowed = false;
         let value = self.negamax(&child, depth - 1 - reduction, ply + 1, -beta, -beta + 1).negate();

@@ -16,7 +16,7 @@ use dvonn_core::{Move, Position};
 
 use crate::eval::Evaluator;
 use crate::limits::{Limits, StopHandle};
-use crate::observer::{Observer, SearchInfo};
+use crate::observer::{SearchInfo, SearchObserver};
 use crate::score::Score;
 use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
@@ -157,6 +157,7 @@ setters! {
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// The move to play: always legal; `None` only when the game is over.
     pub best_move: Option<Move>,
@@ -285,7 +286,7 @@ fn iterative_deepening(
     root_moves: &mut [RootMove],
     depth_limit: u32,
     helper: Option<usize>,
-    observer: &mut dyn Observer,
+    observer: &mut dyn SearchObserver,
 ) -> Option<Searched> {
     let candidate = searcher.shared.candidate;
     let mut result: Option<Searched> = None;
@@ -407,7 +408,7 @@ pub(crate) fn search(
     limits: &Limits,
     shared: &Shared<'_>,
     fallback: Move,
-    observer: &mut dyn Observer,
+    observer: &mut dyn SearchObserver,
 ) -> Searched {
     let mut root_moves: Vec<RootMove> = position.legal_moves().iter().map(|&mv| RootMove { mv, score: 0 }).collect();
     // Start from the fallback (the caller's best guess) so that even an
@@ -418,7 +419,7 @@ pub(crate) fn search(
     let depth_limit = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     shared.tt.new_search();
 
-    let run_main = |observer: &mut dyn Observer| {
+    let run_main = |observer: &mut dyn SearchObserver| {
         let mut searcher = Searcher::new(shared);
         searcher.new_search();
         let mut moves = root_moves.clone();

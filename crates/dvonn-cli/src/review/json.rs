@@ -36,7 +36,7 @@ struct Thresholds {
 }
 
 /// The JSON document of `review`, pretty-printed, with a final line break.
-pub fn document(review: &GameReview, setting: &Setting) -> Result<String> {
+pub(super) fn document(review: &GameReview, setting: &Setting) -> Result<String> {
     let document = Document {
         limits: Limits {
             time: setting.limits.move_time.map(|time| time.as_secs_f64()),

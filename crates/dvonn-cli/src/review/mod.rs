@@ -49,7 +49,7 @@ In the browser: dvonn serve --open, import the game, \"Review the game\".";
 /// Arguments of `dvonn review`.
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("threads", |arg| arg.default_value(DEFAULT_THREADS)), after_help = AFTER_HELP)]
-pub struct Args {
+pub(crate) struct Args {
     /// The game to review (our game record, Little Golem, BoardSpace SGF or
     /// a CodeCup log; the format is detected), or `-` for standard input.
     game: PathBuf,
@@ -103,7 +103,7 @@ enum Output {
 }
 
 /// Runs `dvonn review`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let (record, game) = read_game(&args.game, None)?;
     let outputs = args.outputs();
     check_outputs(&outputs, args.force)?;

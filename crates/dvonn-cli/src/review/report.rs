@@ -23,7 +23,7 @@ use dvonn_notation::GameRecord;
 
 /// How the review was run, as the report tells it.
 #[derive(Clone, Copy, Debug)]
-pub struct Setting {
+pub(super) struct Setting {
     /// The search of each position.
     pub limits: Limits,
     /// The search threads.
@@ -50,7 +50,7 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 }
 
 /// The lines before the table: what was reviewed, how, and how to read it.
-pub fn heading(game: &Path, plies: usize, setting: &Setting) -> String {
+pub(super) fn heading(game: &Path, plies: usize, setting: &Setting) -> String {
     let thresholds = &setting.thresholds;
     format!(
         "Review of {}: {}, {}.\n\
@@ -67,7 +67,7 @@ pub fn heading(game: &Path, plies: usize, setting: &Setting) -> String {
 }
 
 /// The table of the reviewed plies, with its header line.
-pub fn table(review: &GameReview) -> String {
+pub(super) fn table(review: &GameReview) -> String {
     let mut lines = vec![format!(
         "{:>4} {:>4}  {:<5}  {:<5} {:>7} {:>8}  {:<5} {:>7}  mark",
         "ply", "no.", "side", "move", "before", "after", "best", "loss"
@@ -111,7 +111,7 @@ fn player_line(side: Color, record: &GameRecord, summary: &PlayerSummary) -> Str
 
 /// The summary: one line per player (the moves judged are those with a
 /// choice).
-pub fn summary(review: &GameReview, record: &GameRecord) -> String {
+pub(super) fn summary(review: &GameReview, record: &GameRecord) -> String {
     let lines: Vec<String> =
         [Color::White, Color::Black].map(|side| player_line(side, record, &review.summary(side))).into();
     format!("\n{}", lines.join("\n"))
@@ -136,7 +136,7 @@ fn ply_comment(ply: &PlyReview) -> String {
 /// before the first move (how it was reviewed, the evaluation of the start,
 /// the summary) and one after every move ([`ply_comment`]), after the
 /// comments the game already has.
-pub fn annotated(record: &GameRecord, game: &Game, review: &GameReview, setting: &Setting) -> GameRecord {
+pub(super) fn annotated(record: &GameRecord, game: &Game, review: &GameReview, setting: &Setting) -> GameRecord {
     let mut annotated = record.clone();
     annotated.fill_forced_placement();
     annotated.moves = game.moves().collect();

@@ -120,6 +120,7 @@ pub struct Comment {
 /// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 {a good move} F3 *\n");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The tags in their order, reserved ones excepted: `(name, value)`.
     pub tags: Vec<(String, String)>,

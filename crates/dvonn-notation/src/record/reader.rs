@@ -246,10 +246,10 @@ impl<'a> Parser<'a> {
     /// Handles the result token `word` at `start`.
     fn result(&mut self, start: usize, word: &str) -> Result<(), ParseError> {
         let token = word.parse::<Outcome>().map_err(|e| self.error(start, ParseErrorKind::BadResult(e)))?;
-        if let Some(tag) = self.result_tag {
-            if tag != token {
-                return Err(self.error(start, ParseErrorKind::ResultTokenMismatch { tag, token }));
-            }
+        if let Some(tag) = self.result_tag
+            && tag != token
+        {
+            return Err(self.error(start, ParseErrorKind::ResultTokenMismatch { tag, token }));
         }
         self.result_token = Some(token);
         Ok(())
