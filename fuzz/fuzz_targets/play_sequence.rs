@@ -2,7 +2,7 @@
 //! board, or `Position::random_setup_from_seed` of the next eight bytes) and
 //! then a legal move per byte (its index modulo the number of legal moves).
 //! After every move:
-//! - the incremental hash equals `hash_from_scratch()`;
+//! - the incremental hash equals the hash of the position rebuilt from its setup;
 //! - pieces are conserved: pieces on the board + pieces removed = pieces
 //!   placed, where the removed pieces are counted from the cells the move
 //!   reports (which were occupied, are empty now and never held a DVONN

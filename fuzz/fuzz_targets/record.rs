@@ -4,8 +4,8 @@
 //! record that replays is written out in the project's record format and
 //! reads back to the same game: the same start, the same moves (the forced
 //! 49th placement filled in), the same positions and result, the same tags
-//! (line breaks in values become spaces), and writing it again gives the
-//! same text. Written as a Little Golem transcript or a CodeCup log (when
+//! (line breaks in values become spaces), the same comments in the same
+//! places, and writing it again gives the same text. Written as a Little Golem transcript or a CodeCup log (when
 //! the format can hold the game), it reads back to the same moves (a Little
 //! Golem transcript that stops after the 48th placement reads back with the
 //! forced 49th: the format leaves it out).
@@ -40,6 +40,9 @@ fn check_record(record: &GameRecord) {
     let expected_tags: Vec<(String, String)> =
         record.tags.iter().map(|(name, value)| (name.clone(), value.replace(['\n', '\r'], " "))).collect();
     assert_eq!(read.tags, expected_tags, "{written}");
+    let mut filled = record.clone();
+    filled.fill_forced_placement();
+    assert_eq!(read.comments, filled.comments, "{written}");
     let again = read.replay().unwrap_or_else(|error| panic!("{error}\n{written}"));
     assert_eq!(again.moves().collect::<Vec<_>>(), replay.moves().collect::<Vec<_>>(), "{written}");
     assert_eq!(again.positions(), replay.positions(), "{written}");

@@ -61,18 +61,18 @@ pub fn check_legality_agrees(position: &Position) {
     assert_eq!(position.count_legal_moves() as usize, moves.len(), "count_legal_moves in {position}");
 }
 
-/// Checks the caches and the text form of `position`: the incremental hash
-/// against the hash from scratch, the score against the stacks, the setup
-/// (every stack connected to a DVONN piece in the movement phase) and the
-/// position string round trip.
+/// Checks the caches and the text form of `position`: the score against the
+/// stacks, the setup (every stack connected to a DVONN piece in the
+/// movement phase), the position rebuilt from it (its incremental hash
+/// against the hash from scratch among the rest) and the position string
+/// round trip.
 pub fn check_position(position: &Position) {
-    assert_eq!(position.hash(), position.hash_from_scratch(), "hash of {position}");
     for color in Color::BOTH {
         assert_eq!(position.pieces(color), owned_heights(position, color), "pieces({color}) in {position}");
     }
     let rebuilt = Position::from_setup(&position.to_setup())
         .unwrap_or_else(|error| panic!("the setup of {position} does not validate: {error}"));
-    assert_eq!(rebuilt, *position, "rebuilt from its setup");
+    assert_eq!(rebuilt, *position, "rebuilt from its setup (the hash from scratch included)");
     let text = position.to_string();
     let read: Position = text.parse().unwrap_or_else(|error| panic!("{text:?} does not read back: {error}"));
     assert_eq!(read, *position, "{text}");

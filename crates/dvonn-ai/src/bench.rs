@@ -41,6 +41,7 @@ pub const DEPTH: u32 = 8;
 
 /// The outcome of a bench run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BenchResult {
     /// The signature: nodes searched in all.
     pub nodes: u64,

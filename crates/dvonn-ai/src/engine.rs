@@ -9,10 +9,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Evaluator, Network, PlacementEval, Weights, final_margin};
 use crate::limits::{Limits, StopHandle};
-use crate::observer::Observer;
+use crate::observer::SearchObserver;
 use crate::placement::{self, PlacementStrategy};
 use crate::score::Score;
-use crate::search::{self, SearchOptions, SearchResult, Shared};
+use crate::search::{self, SearchOptions, SearchResult, Searched, Shared};
 use crate::time::Deadlines;
 use crate::tt::{TranspositionTable, TtAllocError};
 
@@ -209,7 +209,7 @@ impl Engine {
     /// `observer` (`&mut ()` for none). The move is always legal; it is
     /// `None` only when the game is over. A position with one legal move
     /// returns it at once.
-    pub fn search(&mut self, position: &Position, limits: &Limits, observer: &mut impl Observer) -> SearchResult {
+    pub fn search(&mut self, position: &Position, limits: &Limits, observer: &mut impl SearchObserver) -> SearchResult {
         let start = Instant::now();
         let result = self.choose(position, limits, observer, start);
         self.stop.reset();
@@ -221,7 +221,7 @@ impl Engine {
         &mut self,
         position: &Position,
         limits: &Limits,
-        observer: &mut dyn Observer,
+        observer: &mut dyn SearchObserver,
         start: Instant,
     ) -> SearchResult {
         let moves = position.legal_moves();
@@ -252,9 +252,35 @@ impl Engine {
                 return immediate(chosen, Score::ZERO, false);
             }
         }
+        let shared = self.shared(limits, deadlines, &self.stop);
+        search::search(position, limits, &shared, moves[0], observer).result
+    }
+
+    /// Searches `position` for a game review: always with the alpha-beta
+    /// search (whatever the placement strategy), stopped by `stop` (which,
+    /// unlike the engine's own handle, it never clears), and measuring
+    /// `candidate` (a legal move) in the same iterations as the best move.
+    /// `None` when the game is over.
+    pub(crate) fn search_for_review(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        candidate: Option<Move>,
+        stop: &StopHandle,
+    ) -> Option<Searched> {
+        let start = Instant::now();
+        // The candidate is tried first: the first iteration measures it on
+        // the way, and a played move is often the best.
+        let first = candidate.or_else(|| position.legal_moves().first().copied())?;
+        let mut shared = self.shared(limits, Deadlines::new(limits, position, start), stop);
+        shared.candidate = candidate;
+        Some(search::search(position, limits, &shared, first, &mut ()))
+    }
+
+    /// What the threads of a search on the engine's table, evaluator and
+    /// threads share, stopped by `stop`.
+    fn shared<'a>(&'a self, limits: &Limits, deadlines: Deadlines, stop: &'a StopHandle) -> Shared<'a> {
         let options = self.config.search;
-        let shared =
-            Shared::new(&self.tt, &self.evaluator, deadlines, options, self.pool.as_ref(), &self.stop, limits.nodes);
-        search::search(position, limits, &shared, moves[0], observer)
+        Shared::new(&self.tt, &self.evaluator, deadlines, options, self.pool.as_ref(), stop, limits.nodes)
     }
 }

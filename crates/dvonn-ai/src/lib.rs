@@ -15,7 +15,9 @@
 //!   self-play games;
 //! - placement phase: the same search, with an evaluation of unfinished
 //!   boards made of local patterns whose weights are fitted to deep
-//!   searches of finished boards ([`eval::placement`]).
+//!   searches of finished boards ([`eval::placement`]);
+//! - game review ([`review`]): every position of a game searched, every
+//!   move judged against the engine's, the evaluation graph as SVG.
 //!
 //! [`Referee`] plays games: it asks [`Player`]s (the engine, a random
 //! player, any other) for their moves on a clock, checks and times them,
@@ -84,6 +86,7 @@ mod level;
 mod limits;
 mod observer;
 mod placement;
+pub mod review;
 mod score;
 mod search;
 mod time;
@@ -94,11 +97,11 @@ pub use eval::{Evaluator, Weights};
 pub use game::{EnginePlayer, Forfeit, GameObserver, Player, RandomPlayer, Referee};
 pub use level::{Level, UnknownLevel};
 pub use limits::{Clock, Limits, StopHandle};
-pub use observer::{Observer, SearchInfo};
+pub use observer::{SearchInfo, SearchObserver};
 pub use placement::PlacementStrategy;
 pub use score::Score;
 pub use search::{ParallelSearch, SearchOptions, SearchResult, UnknownParallelSearch};
-pub use tt::{TranspositionTable, TtAllocError};
+pub use tt::TtAllocError;
 
 /// The crate README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

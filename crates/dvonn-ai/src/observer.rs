@@ -1,5 +1,5 @@
-//! Progress reports: an [`Observer`] receives a [`SearchInfo`] after every
-//! completed iteration.
+//! Progress reports of a search: a [`SearchObserver`] receives a
+//! [`SearchInfo`] after every completed iteration.
 
 use std::time::Duration;
 
@@ -9,6 +9,7 @@ use crate::score::Score;
 
 /// The state of a search after an iteration.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchInfo {
     /// The depth completed, in plies.
     pub depth: u32,
@@ -28,7 +29,8 @@ pub struct SearchInfo {
     pub elapsed: Duration,
 }
 
-/// Receives progress reports from a search. The search calls it on the
+/// Receives the progress reports of a search (a game's moves go to a
+/// [`GameObserver`](crate::GameObserver)). The search calls it on the
 /// thread that called [`Engine::search`](crate::Engine::search).
 ///
 /// `()` observes nothing; any `FnMut(&SearchInfo)` closure is an observer.
@@ -42,16 +44,16 @@ pub struct SearchInfo {
 /// engine.search(&Position::random_setup_from_seed(1), &Limits::depth(3), &mut observer);
 /// assert_eq!(depths, [1, 2, 3]);
 /// ```
-pub trait Observer {
+pub trait SearchObserver {
     /// Called after each completed iteration of iterative deepening.
     fn on_iteration(&mut self, info: &SearchInfo);
 }
 
-impl Observer for () {
+impl SearchObserver for () {
     fn on_iteration(&mut self, _info: &SearchInfo) {}
 }
 
-impl<F: FnMut(&SearchInfo)> Observer for F {
+impl<F: FnMut(&SearchInfo)> SearchObserver for F {
     fn on_iteration(&mut self, info: &SearchInfo) {
         self(info)
     }

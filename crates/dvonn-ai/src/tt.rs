@@ -42,6 +42,7 @@ pub(crate) struct TtEntry {
 /// A table size that cannot be allocated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate a transposition table of {megabytes} MiB")]
+#[non_exhaustive]
 pub struct TtAllocError {
     /// The size asked for.
     pub megabytes: usize,
@@ -62,7 +63,7 @@ struct Bucket {
 }
 
 /// A lock-free transposition table of a fixed size.
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
 }
@@ -101,7 +102,7 @@ fn decode_move(code: u64) -> Option<Move> {
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket of four
     /// entries). Fails, instead of aborting, when the memory is not there.
-    pub fn new(megabytes: usize) -> Result<TranspositionTable, TtAllocError> {
+    pub(crate) fn new(megabytes: usize) -> Result<TranspositionTable, TtAllocError> {
         let bytes = megabytes.checked_mul(1 << 20).ok_or(TtAllocError { megabytes })?;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
@@ -118,12 +119,13 @@ impl TranspositionTable {
     }
 
     /// The number of entries.
-    pub fn capacity(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
         self.buckets.len() * ENTRIES_PER_BUCKET
     }
 
     /// Forgets everything (a new game).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for slot in self.buckets.iter().flat_map(|b| b.slots.iter()) {
             slot.checked_key.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
@@ -180,20 +182,6 @@ impl TranspositionTable {
         let data = pack(entry, generation);
         victim.data.store(data, Ordering::Relaxed);
         victim.checked_key.store(key ^ data, Ordering::Relaxed);
-    }
-
-    /// Entries of the current search per thousand, sampled from the first
-    /// buckets (UCI's "hashfull").
-    pub fn fill_permille(&self) -> u32 {
-        let generation = self.generation.load(Ordering::Relaxed) & GENERATION_MASK;
-        let sample = self.buckets.iter().take(250).flat_map(|b| b.slots.iter());
-        let (mut used, mut total) = (0u32, 0u32);
-        for slot in sample {
-            let data = slot.data.load(Ordering::Relaxed);
-            total += 1;
-            used += u32::from(data != 0 && (data >> 43) as u8 & GENERATION_MASK == generation);
-        }
-        (used * 1000).checked_div(total).unwrap_or(0)
     }
 }
 

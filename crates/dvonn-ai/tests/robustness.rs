@@ -5,8 +5,13 @@
 //! once, scores stay within the possible piece margin, proven scores agree
 //! with deeper searches and with a brute-force minimax of small endgames).
 //!
-//! The tests share the machine with each other: the one that measures
-//! memory and time runs alone (it takes [`GATE`] for writing, the others
+//! No test here reads the clock: how soon a search stops is counted in
+//! nodes (every search thread checks its clock and stop flags every 1,024
+//! nodes), so that a busy machine cannot fail them. The one wall-clock
+//! check, that searches do not slow down, is in the timing tier
+//! (`#[ignore]`d, run alone by CI: `cargo test -- --ignored`). The tests
+//! share the machine with each other: those that measure the process's
+//! memory or time run alone (they take [`GATE`] for writing, the others
 //! for reading).
 
 use std::sync::RwLock;
@@ -15,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use dvonn_ai::eval::final_margin;
 use dvonn_ai::{
-    Engine, EngineConfig, EngineError, Limits, ParallelSearch, Score, SearchOptions, SearchResult, TranspositionTable,
+    Engine, EngineConfig, EngineError, Limits, ParallelSearch, Score, SearchInfo, SearchOptions, SearchResult,
 };
 use dvonn_core::{Move, Phase, Position};
 use proptest::prelude::*;
@@ -23,8 +28,8 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
-/// Held for reading by every test, for writing by the one that measures
-/// the process's memory and the time of its searches.
+/// Held for reading by every test, for writing by those that measure the
+/// process's memory or the time of its searches.
 static GATE: RwLock<()> = RwLock::new(());
 
 fn shared_gate() -> std::sync::RwLockReadGuard<'static, ()> {
@@ -40,6 +45,18 @@ fn parallel_engine(threads: usize, hash_mb: usize, parallel: ParallelSearch) -> 
     let config = EngineConfig::default().with_threads(threads).with_hash_mb(hash_mb).with_search(search);
     Engine::new(config).expect("a small engine starts")
 }
+
+/// The most nodes a search on `threads` threads makes once its clock has
+/// run out or it was told to stop, beyond those it had made when it was
+/// told: each thread checks every 1,024 nodes, after up to 1,024 nodes
+/// the others had not counted yet. Ignoring the limit would make millions.
+fn nodes_to_stop(threads: usize) -> u64 {
+    4096 * threads as u64
+}
+
+/// A node limit that only a search ignoring its stop reaches, where it
+/// would otherwise run forever: tens of seconds of search.
+const NEVER_STOPPED: u64 = 20_000_000;
 
 /// Thread counts with each way of sharing the search.
 const PARALLEL_CONFIGURATIONS: [(usize, ParallelSearch); 5] = [
@@ -91,6 +108,9 @@ fn assert_legal_answer(position: &Position, result: &SearchResult, context: &str
     }
 }
 
+/// A search whose time is up when it starts (each budget leaves it no
+/// time: 1 ms of clock is all reserve) still answers a legal move, and
+/// stops at the first check of its clock.
 #[test]
 fn a_zero_or_expired_time_budget_still_gives_a_legal_move_quickly() {
     let _gate = shared_gate();
@@ -104,20 +124,52 @@ fn a_zero_or_expired_time_budget_still_gives_a_legal_move_quickly() {
         let mut engine = parallel_engine(threads, 1, parallel);
         for position in assorted_positions() {
             for limits in &budgets {
-                let started = Instant::now();
-                let result = engine.search(&position, limits, &mut ());
-                let took = started.elapsed();
+                let limits = limits.with_nodes(NEVER_STOPPED);
+                let result = engine.search(&position, &limits, &mut ());
                 let context = format!("{threads} threads ({parallel:?}), {limits:?}");
                 assert_legal_answer(&position, &result, &context);
                 assert!(result.best_move.is_some(), "{context}: the game goes on in {position}");
-                // Generous: a search that ignored the budget would run for
-                // seconds or forever.
-                assert!(took < Duration::from_millis(750), "{context}: {took:?} in {position}");
+                let nodes = result.nodes;
+                assert!(nodes <= nodes_to_stop(threads), "{context}: {nodes} nodes in {position}");
             }
         }
     }
 }
 
+/// A stop from the observer, between two iterations, ends the search
+/// within [`nodes_to_stop`] nodes of it.
+#[test]
+fn a_stop_ends_the_search_within_a_few_thousand_nodes() {
+    let _gate = shared_gate();
+    for (threads, parallel) in PARALLEL_CONFIGURATIONS {
+        let mut engine = parallel_engine(threads, 4, parallel);
+        for position in assorted_positions() {
+            let stop = engine.stop_handle();
+            let mut nodes_at_stop = None;
+            let mut observer = |info: &SearchInfo| {
+                if info.depth == 3 {
+                    nodes_at_stop = Some(info.nodes);
+                    stop.stop();
+                }
+            };
+            let result = engine.search(&position, &Limits::nodes(NEVER_STOPPED), &mut observer);
+            let context = format!("{threads} threads ({parallel:?})");
+            assert_legal_answer(&position, &result, &context);
+            // A proven value ends the search before depth 3, and a single
+            // legal move before any search.
+            let Some(at_stop) = nodes_at_stop else {
+                let single = position.legal_moves().len() == 1;
+                assert!(result.exact || single, "{context}: neither stopped nor proven in {position}");
+                continue;
+            };
+            let after = result.nodes - at_stop;
+            assert!(after <= nodes_to_stop(threads), "{context}: {after} nodes after the stop in {position}");
+        }
+    }
+}
+
+/// A stop at a random moment (of the first 15 ms: in the first
+/// iterations, in a split, between two) leaves a legal move.
 #[test]
 fn a_stop_at_any_moment_leaves_a_legal_move() {
     let _gate = shared_gate();
@@ -133,13 +185,11 @@ fn a_stop_at_any_moment_leaves_a_legal_move() {
                 thread::sleep(delay);
                 stop.stop();
             });
-            let started = Instant::now();
-            let result = engine.search(&position, &Limits::infinite(), &mut ());
-            let took = started.elapsed();
+            let result = engine.search(&position, &Limits::nodes(NEVER_STOPPED), &mut ());
             stopper.join().expect("the stopping thread ends");
-            let context = format!("{threads} threads ({parallel:?}), stop after {delay:?}, returned after {took:?}");
+            let context = format!("{threads} threads ({parallel:?}), stop after {delay:?}");
             assert_legal_answer(&position, &result, &context);
-            assert!(took < delay + Duration::from_secs(2), "{context}: slow to stop in {position}");
+            assert!(result.nodes < NEVER_STOPPED, "{context}: not stopped in {position}");
             // A stop that came after the search had returned (a solved
             // position) ends the next search at once, also legally.
             let result = engine.search(&position, &Limits::depth(3), &mut ());
@@ -158,9 +208,8 @@ fn a_stop_at_any_moment_leaves_a_legal_move() {
 #[test]
 fn a_one_bucket_table_plays_legal_moves() {
     let _gate = shared_gate();
-    // `hash_mb: 0` allocates a single bucket of four entries: every
-    // position collides with every other.
-    assert_eq!(TranspositionTable::new(0).unwrap().capacity(), 4);
+    // `hash_mb: 0` allocates a single bucket of four entries (see the
+    // table's unit tests): every position collides with every other.
     let mut tiny = engine(2, 0);
     let mut normal = engine(1, 1);
     let mut rng = StdRng::seed_from_u64(3);
@@ -219,9 +268,9 @@ fn resident_bytes() -> Option<u64> {
     Some(pages * 4096)
 }
 
-#[test]
-fn thousands_of_searches_on_one_engine_neither_leak_nor_slow_down() {
-    let _gate = GATE.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+/// 1,000 positions of random games from random setups, and an engine
+/// that has searched one of them (its table and the allocator warm).
+fn thousand_positions_and_a_warm_engine() -> (Vec<Position>, Engine) {
     let mut rng = StdRng::seed_from_u64(9);
     let positions: Vec<Position> = (0..1000u64)
         .map(|i| {
@@ -230,27 +279,46 @@ fn thousands_of_searches_on_one_engine_neither_leak_nor_slow_down() {
         })
         .collect();
     let mut engine = engine(1, 8);
-    let run = |engine: &mut Engine| {
-        let started = Instant::now();
-        for position in &positions {
-            let result = engine.search(position, &Limits::depth(2), &mut ());
-            assert_legal_answer(position, &result, "depth 2");
-        }
-        started.elapsed()
-    };
-    // One search first, so that the table and the allocator are warm.
     engine.search(&positions[0], &Limits::depth(2), &mut ());
+    (positions, engine)
+}
+
+/// Searches every position to depth 2; returns the time it took.
+fn search_all(engine: &mut Engine, positions: &[Position]) -> Duration {
+    let started = Instant::now();
+    for position in positions {
+        let result = engine.search(position, &Limits::depth(2), &mut ());
+        assert_legal_answer(position, &result, "depth 2");
+    }
+    started.elapsed()
+}
+
+#[test]
+fn thousands_of_searches_on_one_engine_do_not_leak() {
+    let _gate = GATE.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (positions, mut engine) = thousand_positions_and_a_warm_engine();
     let before = resident_bytes();
-    let first = run(&mut engine);
-    run(&mut engine);
-    let last = run(&mut engine);
+    for _ in 0..3 {
+        search_all(&mut engine, &positions);
+    }
     let after = resident_bytes();
     if let (Some(before), Some(after)) = (before, after) {
         let slack = 8 << 20;
         assert!(after <= before + slack, "resident memory grew from {before} to {after} bytes over 3,000 searches");
     }
-    // Generous: the same 1,000 searches, a table as full as it gets; only a
-    // real slowdown (growing state, a leak) fails this.
+}
+
+/// Timing tier: the same 1,000 searches take as long the third time, with
+/// a table as full as it gets; only a real slowdown (growing state) fails
+/// this, on a machine that is not busier the third time.
+#[test]
+#[ignore = "timing tier: a wall-clock check, run alone (cargo test -- --ignored)"]
+fn thousands_of_searches_on_one_engine_do_not_slow_down() {
+    let _gate = GATE.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (positions, mut engine) = thousand_positions_and_a_warm_engine();
+    let first = search_all(&mut engine, &positions);
+    search_all(&mut engine, &positions);
+    let last = search_all(&mut engine, &positions);
     assert!(last <= first * 3 + Duration::from_millis(200), "first 1,000 searches {first:?}, last 1,000 {last:?}");
 }
 
@@ -282,10 +350,11 @@ fn small_endgame(seed: u64, budget: u64) -> (Position, i32) {
     loop {
         let mut position = after_random_moves(Position::random_setup_from_seed(rng.random()), 10, &mut rng);
         while !position.is_game_over() {
-            if position.occupied().len() <= 16 && position.legal_moves().len() >= 2 {
-                if let Some(value) = minimax(&position, &mut budget.clone()) {
-                    return (position, value);
-                }
+            if position.occupied().len() <= 16
+                && position.legal_moves().len() >= 2
+                && let Some(value) = minimax(&position, &mut budget.clone())
+            {
+                return (position, value);
             }
             position = after_random_moves(position, 1, &mut rng);
         }
@@ -321,7 +390,6 @@ proptest! {
                 prop_assert_eq!(result.best_move, Some(*only), "{}", position);
                 prop_assert_eq!((result.depth, result.nodes), (0, 0), "{}", position);
                 prop_assert_eq!(&result.pv, &vec![*only]);
-                prop_assert!(result.elapsed < Duration::from_millis(500), "{:?} in {}", result.elapsed, position);
             }
             position.play(mv).expect("legal");
         }

@@ -29,11 +29,11 @@ use dvonn_core::{Color, Position};
 use crate::args::{EngineArgs, parse_seconds};
 
 /// Thinking time when neither `--depth` nor `--time` is given.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
 /// Arguments of `dvonn analyze`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The position string, quoted (the format:
     /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>).
     position: String,
@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 /// The `info` line of an iteration.
-pub fn info_line(info: &SearchInfo) -> String {
+pub(crate) fn info_line(info: &SearchInfo) -> String {
     let exact = if info.exact { " exact" } else { "" };
     let mut line = format!(
         "info depth {} score {}{exact} nodes {} nps {} time {} pv",
@@ -66,7 +66,7 @@ pub fn info_line(info: &SearchInfo) -> String {
 }
 
 /// Runs `dvonn analyze`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let position: Position = args.position.trim().parse().context("cannot read the position")?;
     if position.is_game_over() {
         eprintln!(
@@ -105,23 +105,29 @@ pub fn run(args: &Args) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use dvonn_ai::{Score, SearchInfo};
+    use dvonn_ai::{EngineConfig, Score, SearchInfo};
     use std::time::Duration;
 
     use super::*;
 
     #[test]
     fn an_info_line_holds_every_field() {
-        let info = SearchInfo {
-            depth: 3,
-            seldepth: 5,
-            score: Score::from_centipieces(-125),
-            exact: false,
-            pv: vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()],
-            nodes: 1000,
-            nps: 500000,
-            elapsed: Duration::from_millis(2),
-        };
+        // A report of a real search (the struct may gain fields), with
+        // every field then set.
+        let mut engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
+        let mut reports = Vec::new();
+        engine.search(&Position::random_setup_from_seed(1), &Limits::depth(1), &mut |info: &SearchInfo| {
+            reports.push(info.clone());
+        });
+        let mut info = reports.pop().expect("a report of depth 1");
+        info.depth = 3;
+        info.seldepth = 5;
+        info.score = Score::from_centipieces(-125);
+        info.exact = false;
+        info.pv = vec!["C3E3".parse().unwrap(), "PASS".parse().unwrap()];
+        info.nodes = 1000;
+        info.nps = 500000;
+        info.elapsed = Duration::from_millis(2);
         assert_eq!(info_line(&info), "info depth 3 score -1.25 nodes 1000 nps 500000 time 2 pv C3E3 PASS");
     }
 }

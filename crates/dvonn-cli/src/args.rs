@@ -8,7 +8,7 @@ use dvonn_ai::{EngineConfig, ParallelSearch};
 
 /// The engine's resources, as options of the commands that run one.
 #[derive(Clone, Copy, Debug, clap::Args)]
-pub struct EngineArgs {
+pub(crate) struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256), value_name = "N")]
     pub threads: u16,
@@ -34,7 +34,7 @@ pub struct EngineArgs {
 
 /// Which evaluation an engine uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalKind {
+pub(crate) enum EvalKind {
     /// The network.
     Network,
     /// The linear evaluation.
@@ -42,7 +42,7 @@ pub enum EvalKind {
 }
 
 /// Reads `network` or `linear`.
-pub fn parse_eval(text: &str) -> Result<EvalKind, String> {
+pub(crate) fn parse_eval(text: &str) -> Result<EvalKind, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "network" => Ok(EvalKind::Network),
         "linear" => Ok(EvalKind::Linear),
@@ -51,14 +51,14 @@ pub fn parse_eval(text: &str) -> Result<EvalKind, String> {
 }
 
 /// Reads a network file (kept for the rest of the program).
-pub fn parse_network(path: &str) -> Result<&'static Network, String> {
+pub(crate) fn parse_network(path: &str) -> Result<&'static Network, String> {
     let bytes = std::fs::read(path).map_err(|error| format!("cannot read {path}: {error}"))?;
     let network = Network::from_bytes(&bytes).map_err(|error| format!("{path}: {error}"))?;
     Ok(Box::leak(Box::new(network)))
 }
 
 /// Reads a placement weight file into an evaluation.
-pub fn parse_placement_weights(path: &str) -> Result<PlacementEval, String> {
+pub(crate) fn parse_placement_weights(path: &str) -> Result<PlacementEval, String> {
     crate::tune_placement::read_weights(std::path::Path::new(path))
         .map(PlacementEval::with_weights)
         .map_err(|error| format!("{error:#}"))
@@ -67,7 +67,7 @@ pub fn parse_placement_weights(path: &str) -> Result<PlacementEval, String> {
 impl EngineArgs {
     /// The default engine configuration with these threads, table size and
     /// parallel search.
-    pub fn config(&self) -> EngineConfig {
+    pub(crate) fn config(&self) -> EngineConfig {
         let config = EngineConfig::default().with_threads(usize::from(self.threads)).with_hash_mb(self.hash as usize);
         let search = config.search.with_parallel(self.parallel);
         let placement_eval = self.placement_weights.unwrap_or(config.placement_eval);
@@ -80,7 +80,7 @@ impl EngineArgs {
 }
 
 /// Reads a time in seconds (`5`, `0.25`): positive, finite, at most a day.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
     if !(seconds > 0.0 && seconds <= 86_400.0) {
         return Err(format!("{text:?}: a time must be more than 0 and at most 86400 seconds"));
@@ -89,6 +89,6 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// A seed from the clock, for commands run without `--seed`.
-pub fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }

@@ -147,13 +147,6 @@ pub enum Message {
 
 impl Message {
     /// Reads one message (white space around it ignored, any case).
-    ///
-    /// ```
-    /// use dvonn_cli::codecup::Message;
-    /// assert_eq!(Message::parse(" start\r").unwrap(), Message::Start);
-    /// assert_eq!(Message::parse("c3-e3").unwrap(), Message::Move("C3E3".parse().unwrap()));
-    /// assert!(Message::parse("hello").is_err());
-    /// ```
     pub fn parse(line: &str) -> Result<Message, MoveParseError> {
         let text = line.trim();
         if text.eq_ignore_ascii_case("start") {
@@ -197,14 +190,6 @@ impl<R: BufRead> Lines<R> {
 /// Plays one game as a CodeCup player: reads the referee's messages from
 /// `input`, writes the player's moves to `output` (one line each, flushed
 /// at once). See the module documentation for the protocol and the errors.
-///
-/// ```
-/// use dvonn_cli::codecup::{EndReason, SessionConfig, play_session};
-/// let mut output = Vec::new();
-/// let end = play_session("Start\nQuit\n".as_bytes(), &mut output, &SessionConfig::default()).unwrap();
-/// assert_eq!(end.reason, EndReason::Quit);
-/// assert_eq!(String::from_utf8(output).unwrap().lines().count(), 1, "White's first placement");
-/// ```
 pub fn play_session(input: impl BufRead, mut output: impl Write, config: &SessionConfig) -> Result<SessionEnd> {
     let mut engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
     let mut lines = Lines { input, number: 0 };
@@ -251,3 +236,6 @@ pub fn play_session(input: impl BufRead, mut output: impl Write, config: &Sessio
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

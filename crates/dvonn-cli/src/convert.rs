@@ -28,7 +28,7 @@ use crate::output::{emit, progress_bar};
 
 /// The formats `dvonn convert` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputFormat {
+pub(crate) enum InputFormat {
     /// The project's game record (<https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records>).
     Record,
     /// A Little Golem transcript.
@@ -41,7 +41,7 @@ pub enum InputFormat {
 
 impl InputFormat {
     /// The notation format.
-    pub fn format(self) -> Format {
+    pub(crate) fn format(self) -> Format {
         match self {
             InputFormat::Record => Format::Record,
             InputFormat::Lg => Format::LittleGolem,
@@ -53,7 +53,7 @@ impl InputFormat {
 
 /// What `dvonn convert` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// The project's game record (<https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#game-records>).
     #[default]
     Record,
@@ -69,7 +69,7 @@ pub enum OutputFormat {
 impl OutputFormat {
     /// The extension of the files a conversion into a directory writes:
     /// `dvonn`, `lg`, `codecup`, `position`.
-    pub const fn extension(self) -> &'static str {
+    pub(crate) const fn extension(self) -> &'static str {
         match self {
             OutputFormat::Record => "dvonn",
             OutputFormat::Lg => "lg",
@@ -81,7 +81,7 @@ impl OutputFormat {
 
 /// Arguments of `dvonn convert`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The games to convert: files (our game record, Little Golem, BoardSpace
     /// SGF or a CodeCup log; the format is detected unless --from names it),
     /// directories (every file in them, not their subdirectories), or `-` for
@@ -113,7 +113,7 @@ pub struct Args {
 }
 
 /// Runs `dvonn convert`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let directory = args.output.as_deref().filter(|out| is_directory_name(out));
     match (args.inputs.as_slice(), directory) {
         ([input], None) if !input.is_dir() => {
@@ -246,7 +246,7 @@ fn output_name(input: &Path, format: OutputFormat) -> String {
 }
 
 /// The ply `requested` (default: the last), checked against the game.
-pub fn checked_ply(requested: Option<usize>, game: &Game) -> Result<usize> {
+pub(crate) fn checked_ply(requested: Option<usize>, game: &Game) -> Result<usize> {
     let plies = game.len();
     match requested {
         None => Ok(plies),
@@ -256,13 +256,16 @@ pub fn checked_ply(requested: Option<usize>, game: &Game) -> Result<usize> {
 }
 
 /// `record` with its first `ply` moves only (the forced last placement
-/// filled in); a cut game's result is what the rules say after the cut.
+/// filled in) and the comments up to there; a cut game's result is what
+/// the rules say after the cut.
 fn truncated(record: &GameRecord, game: &Game, ply: usize) -> GameRecord {
     if ply == game.len() {
         return record.clone();
     }
     let mut cut = record.clone();
+    cut.fill_forced_placement();
     cut.moves = game.moves().take(ply).collect();
+    cut.comments.retain(|comment| comment.after <= ply);
     cut.result = game.positions()[ply].outcome();
     cut
 }

@@ -1,7 +1,7 @@
 //! Today's date for the `Date` tag of game records.
 
 /// Today's date (UTC) as game records write it: `2026.11.29`.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let date = time::OffsetDateTime::now_utc().date();
     format!("{:04}.{:02}.{:02}", date.year(), u8::from(date.month()), date.day())
 }

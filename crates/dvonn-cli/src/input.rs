@@ -14,12 +14,12 @@ use dvonn_notation::{ReadError, read_any, sgf};
 /// The largest input any subcommand reads: game records and positions are
 /// a few kilobytes; this leaves room for long annotated files while keeping
 /// memory bounded.
-pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_INPUT_BYTES: u64 = 16 << 20;
 
 /// The text of `path` (`-`: standard input), refusing files larger than
 /// [`MAX_INPUT_BYTES`]. A BoardSpace SGF file (as [`Format::detect`] tells)
 /// is decoded by [`sgf::decode`]; any other file must be UTF-8.
-pub fn read_text(path: &Path) -> Result<String> {
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     let name = path.display();
     let too_large = || anyhow!("{name} is larger than {} MiB: not a DVONN game record", MAX_INPUT_BYTES >> 20);
     let mut bytes = Vec::new();
@@ -67,7 +67,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// of the input. A last line without a line ending counts. A line longer
 /// than `max_bytes` or that is not UTF-8 is an error of kind
 /// [`io::ErrorKind::InvalidData`].
-pub fn read_bounded_line(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<String>> {
+pub(crate) fn read_bounded_line(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<String>> {
     let mut line = Vec::new();
     let mut any = false;
     loop {
@@ -104,7 +104,7 @@ pub fn read_bounded_line(input: &mut impl BufRead, max_bytes: usize) -> io::Resu
 
 /// The start positions of an openings file: one position string per line,
 /// blank lines and `#` comments skipped; each must be a game not yet over.
-pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
+pub(crate) fn read_openings(path: &Path) -> Result<Vec<Position>> {
     let text = crate::input::read_text(path)?;
     let mut positions = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -128,12 +128,12 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
 /// Reads the game in `path` (`-`: standard input) in `format` (`None`:
 /// detected) and replays it, checking every move and the recorded score.
 /// Errors name the file, and the move for an illegal one.
-pub fn read_game(path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
+pub(crate) fn read_game(path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
     parse_game(&read_text(path)?, path, format)
 }
 
 /// [`read_game`] for the `text` already read from `path`.
-pub fn parse_game(text: &str, path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
+pub(crate) fn parse_game(text: &str, path: &Path, format: Option<Format>) -> Result<(GameRecord, Game)> {
     let name = path.display();
     if text.trim().is_empty() {
         bail!("{name} is empty: expected a DVONN game");

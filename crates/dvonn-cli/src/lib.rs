@@ -1,8 +1,10 @@
 //! The `dvonn` command line, as a library: every subcommand is a module
-//! with an `Args` struct (clap) and a `run` function. The modules are
-//! private but for [`codecup`], which the tests and fuzz targets drive
-//! in-process; the other tests run the binary. The binary (`src/main.rs`)
-//! only calls [`main`].
+//! with an `Args` struct (clap) and a `run` function. The library is the
+//! binary's (`src/main.rs` only calls [`main`]), not an API: its modules
+//! are private and [`main`] is all it offers. The tests run the binary,
+//! and unit tests drive the modules in-process; a fuzz build (cargo-fuzz
+//! compiles with `--cfg fuzzing`) makes the `codecup` module public for the
+//! fuzz target that drives a CodeCup session.
 //!
 //! Cargo features: `serve` (on by default) gives `dvonn serve`, the web
 //! server of the `dvonn-serve` crate; without it the command builds
@@ -19,7 +21,14 @@ macro_rules! outln {
 
 mod analyze;
 mod args;
+// The CodeCup session is the fuzz target `codecup_session`'s to drive:
+// public in a fuzz build, private otherwise (its items are declared `pub`
+// for the fuzz build).
+#[cfg(fuzzing)]
 pub mod codecup;
+#[cfg(not(fuzzing))]
+#[allow(unreachable_pub)]
+mod codecup;
 mod convert;
 mod date;
 mod input;
@@ -29,6 +38,7 @@ mod perft;
 mod play;
 mod render;
 mod replay;
+mod review;
 #[cfg(feature = "serve")]
 mod serve;
 mod shard;
@@ -43,7 +53,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 /// DVONN: play, analyse, check and convert games of Kris Burm's stacking game.
 #[derive(Debug, Parser)]
 #[command(name = "dvonn", version, about, propagate_version = true)]
-pub struct Cli {
+struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -64,6 +74,8 @@ enum Command {
     Render(render::Args),
     /// Check a game record move by move and print its final position and result.
     Replay(replay::Args),
+    /// Review a game: search every position, find the mistakes and better moves.
+    Review(review::Args),
     /// Count the move sequences of a given length (move generator check).
     Perft(perft::Args),
     /// Fit the evaluation weights to self-play games.
@@ -93,6 +105,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::TunePlacement(args) => tune_placement::run(&args),
@@ -126,7 +139,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 /// The error of a command stopped by Ctrl-C, after it printed what it had
 /// done: exit status 130, as for a program killed by the interrupt.
 #[derive(Debug)]
-pub struct Interrupted;
+pub(crate) struct Interrupted;
 
 impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -35,13 +35,13 @@
 //! and the SPRT's verdict. A shard prints one line: its games and where
 //! they are.
 
-pub mod definition;
-pub mod external;
-pub mod game;
-pub mod merge;
-pub mod spec;
-pub mod stats;
-pub mod summary;
+pub(crate) mod definition;
+pub(crate) mod external;
+pub(crate) mod game;
+pub(crate) mod merge;
+pub(crate) mod spec;
+pub(crate) mod stats;
+pub(crate) mod summary;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -61,7 +61,7 @@ use summary::{MatchGame, Results, signed};
 
 /// Arguments of `dvonn match`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Player A: key=value pairs (depth=4, time=0.2, clock=5, nodes=N, level=club, threads=2, parallel=lazy|ybwc,
     /// hash=16, eval=tuned|hand|pieces, placement=search|heuristic|random, placement-weights=FILE), random (uniformly random legal
     /// moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
@@ -117,7 +117,7 @@ pub struct Args {
 }
 
 /// Runs `dvonn match`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     match &args.merge {
         Some(dirs) => merge::run(dirs),
         None => play(args),
@@ -216,11 +216,11 @@ fn play(args: &Args) -> Result<()> {
     };
     let done = |game: usize, mut record: GameRecord| {
         stamp(&mut record, game, &manifest);
-        if let Some(dir) = &dir {
-            if !dir.write(game, &record.to_string())? {
-                // Another process played this game meanwhile: its record counts.
-                record = read_record(&dir.file(game), game, &manifest)?;
-            }
+        if let Some(dir) = &dir
+            && !dir.write(game, &record.to_string())?
+        {
+            // Another process played this game meanwhile: its record counts.
+            record = read_record(&dir.file(game), game, &manifest)?;
         }
         results.insert(game, MatchGame::of_record(game, &record)?);
         // The other shards' games finished meanwhile may decide the SPRT.

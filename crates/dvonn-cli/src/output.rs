@@ -27,7 +27,7 @@ fn temporary_file(directory: &Path) -> std::io::Result<tempfile::NamedTempFile> 
 /// Writes `contents` to `path` atomically. Refuses to replace an existing
 /// file unless `force` (the error says only that the file exists: callers
 /// know how their users ask to replace it).
-pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
+pub(crate) fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
     if force {
         let temporary = filled_temporary_file(path, contents)?;
         temporary.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
@@ -44,7 +44,7 @@ pub fn write_file(path: &Path, contents: &[u8], force: bool) -> Result<()> {
 /// then, and nothing is written. Never leaves a half-written file under
 /// the name: the contents go to a temporary file beside it, synced, then
 /// linked into place.
-pub fn write_new_file(path: &Path, contents: &[u8]) -> Result<bool> {
+pub(crate) fn write_new_file(path: &Path, contents: &[u8]) -> Result<bool> {
     if path.exists() {
         return Ok(false);
     }
@@ -83,7 +83,7 @@ fn filled_temporary_file(path: &Path, contents: &[u8]) -> Result<tempfile::Named
 /// Writes `bytes` to `output` (`None` or `-`: standard output), never over
 /// an existing file unless `force` (the `--force` of the commands that call
 /// it, which the error names).
-pub fn emit(output: Option<&Path>, bytes: &[u8], force: bool) -> Result<()> {
+pub(crate) fn emit(output: Option<&Path>, bytes: &[u8], force: bool) -> Result<()> {
     match output {
         Some(path) if path != Path::new("-") => {
             if !force && path.exists() {
@@ -101,7 +101,7 @@ pub fn emit(output: Option<&Path>, bytes: &[u8], force: bool) -> Result<()> {
 /// A progress bar of `len` steps drawn on standard error with `template`
 /// (indicatif's syntax), hidden when standard error is not a terminal (so
 /// that logs and pipes get only the results).
-pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
+pub(crate) fn progress_bar(len: u64, template: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -114,7 +114,7 @@ pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
 /// terminal, else a line every tenth of the games (so that a log shows
 /// how far a long run got).
 #[derive(Debug)]
-pub struct GameProgress {
+pub(crate) struct GameProgress {
     bar: ProgressBar,
     what: String,
     games: usize,
@@ -124,7 +124,7 @@ pub struct GameProgress {
 
 impl GameProgress {
     /// Progress through `games` games, labelled `what`.
-    pub fn new(games: usize, what: &str) -> GameProgress {
+    pub(crate) fn new(games: usize, what: &str) -> GameProgress {
         let bar = progress_bar(
             games as u64,
             &format!("{what} {{bar:30}} {{pos}}/{{len}} games [{{elapsed_precise}}, {{eta}} left]"),
@@ -133,7 +133,7 @@ impl GameProgress {
     }
 
     /// Counts a game done (from any thread).
-    pub fn tick(&self) {
+    pub(crate) fn tick(&self) {
         let now = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         self.bar.inc(1);
         let games = self.games.max(1);
@@ -143,7 +143,7 @@ impl GameProgress {
     }
 
     /// Clears the bar.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }

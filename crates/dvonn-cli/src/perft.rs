@@ -24,7 +24,7 @@ const REDRAW_EVERY: Duration = Duration::from_millis(200);
 
 /// Arguments of `dvonn perft`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Print the leaf count below each legal move first.
     #[arg(long)]
     divide: bool,
@@ -44,7 +44,7 @@ pub struct Args {
 /// is printed as soon as it is known. Interrupted by Ctrl-C, the last line
 /// says how many leaves and root moves were counted, and the command fails
 /// with [`Interrupted`].
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let position: Position = args.position.trim().parse().context("cannot read the position")?;
     let mode = if args.no_bulk { PerftMode::MakeEveryLeaf } else { PerftMode::Bulk };
     let interrupted = Arc::new(AtomicBool::new(false));

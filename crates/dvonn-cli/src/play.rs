@@ -53,7 +53,7 @@ const MAX_COMMAND_BYTES: usize = 4096;
 
 /// Arguments of `dvonn play`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Your colour: w (White, who moves first) or b (Black).
     #[arg(long, default_value = "w", value_parser = parse_color, value_name = "w|b")]
     color: Color,
@@ -93,7 +93,7 @@ fn parse_level(text: &str) -> Result<Level, String> {
 
 /// How a game in the terminal is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayConfig {
+pub(crate) struct PlayConfig {
     /// The human's colour.
     pub human: Color,
     /// The engine's configuration.
@@ -116,7 +116,7 @@ pub struct PlayConfig {
 
 /// Runs `dvonn play` on the terminal (or whatever standard input and output
 /// are).
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let seed = args.seed.unwrap_or_else(crate::args::clock_seed);
     let threads = usize::from(args.threads);
     let (mut engine, limits, engine_name) = match args.time {
@@ -237,7 +237,7 @@ Commands:
 /// Plays a game between the human on `input` and the engine, writing the
 /// board and messages to `output`. Returns when the human quits or the input
 /// ends.
-pub fn play_session(mut input: impl BufRead, mut output: impl Write, config: &PlayConfig) -> Result<()> {
+pub(crate) fn play_session(mut input: impl BufRead, mut output: impl Write, config: &PlayConfig) -> Result<()> {
     let engine = Engine::new(config.engine.clone()).context("cannot start the engine")?;
     let mut engine = EnginePlayer::new(engine, config.limits);
     let mut hint_engine: Option<Engine> = None;

@@ -18,7 +18,7 @@ use dvonn_notation::svg::{LastMove, svg};
 
 /// The pictures `dvonn render` draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum RenderFormat {
+pub(crate) enum RenderFormat {
     /// An SVG picture.
     #[default]
     Svg,
@@ -28,7 +28,7 @@ pub enum RenderFormat {
 
 /// Arguments of `dvonn render`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// What to draw: a position string (quoted; the format:
     /// <https://github.com/dvonn-rs/dvonn/blob/main/docs/NOTATION.md#position-strings>), or else a game
     /// record file in any format (`-`: standard input), drawn after ply
@@ -52,7 +52,7 @@ pub struct Args {
 }
 
 /// Runs `dvonn render`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let (position, last_move, mut caption) = resolve(args)?;
     let text = match args.format {
         RenderFormat::Svg => {

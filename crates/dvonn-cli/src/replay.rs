@@ -10,7 +10,7 @@ use crate::input::read_game;
 
 /// Arguments of `dvonn replay`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The record to check (our game record, Little Golem, BoardSpace SGF or
     /// a CodeCup log; the format is detected), or `-` for standard input.
     record: PathBuf,
@@ -20,7 +20,7 @@ pub struct Args {
 /// (or that it was a draw, or that the game is unfinished), then the result
 /// as `<white>-<black>` (or `*` when the game is unfinished) on the last
 /// line. An illegal or unreadable move is an error naming its number.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let (_, game) = read_game(&args.record, None)?;
     outln!("{}", game.position())?;
     outln!("{}", verdict(&game))?;

@@ -5,7 +5,7 @@ use anyhow::Result;
 
 /// Arguments of `dvonn serve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The port to listen on (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 /// Runs `dvonn serve` until interrupted (Ctrl-C).
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     dvonn_serve::run(&args.host, args.port, args.open, dvonn_serve::ServerConfig::default())?;
     Ok(())
 }

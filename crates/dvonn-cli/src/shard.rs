@@ -45,10 +45,10 @@ mod runner;
 use std::fmt;
 use std::str::FromStr;
 
-pub use dir::GameDir;
-pub use manifest::{Manifest, digest_lines};
-pub use records::{finished_records, read_record, read_records, stamp};
-pub use runner::{Flow, play_games};
+pub(crate) use dir::GameDir;
+pub(crate) use manifest::{Manifest, digest_lines};
+pub(crate) use records::{finished_records, read_record, read_records, stamp};
+pub(crate) use runner::{Flow, play_games};
 
 /// The largest number of shards.
 const MAX_SHARDS: u32 = 1_000_000;
@@ -56,7 +56,7 @@ const MAX_SHARDS: u32 = 1_000_000;
 /// One of N disjoint parts of a run's games: `K/N` owns the games whose
 /// number (from 0) is K modulo N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// K, from 0 to N-1.
     pub index: u32,
     /// N, the number of shards.
@@ -65,20 +65,20 @@ pub struct Shard {
 
 impl Shard {
     /// The whole run: `0/1`.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub(crate) const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Whether game `game` (from 0) is this shard's.
-    pub fn owns(&self, game: usize) -> bool {
+    pub(crate) fn owns(&self, game: usize) -> bool {
         game % self.count as usize == self.index as usize
     }
 
     /// Whether this is the whole run (`0/1`).
-    pub fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         self.count == 1
     }
 
     /// This shard's games among `games`, in order.
-    pub fn games(&self, games: usize) -> impl Iterator<Item = usize> {
+    pub(crate) fn games(&self, games: usize) -> impl Iterator<Item = usize> {
         (self.index as usize..games).step_by(self.count as usize)
     }
 }
@@ -110,7 +110,7 @@ impl FromStr for Shard {
 
 /// Mixes a seed with a number (SplitMix64's finaliser): the seed of game
 /// `n` of a run, or of anything else numbered, independent of the others.
-pub fn mix(seed: u64, n: u64) -> u64 {
+pub(crate) fn mix(seed: u64, n: u64) -> u64 {
     let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -118,7 +118,7 @@ pub fn mix(seed: u64, n: u64) -> u64 {
 }
 
 /// Game numbers (from 0) written from 1 as ranges: `3, 7-9, 12`.
-pub fn ranges(games: &[usize]) -> String {
+pub(crate) fn ranges(games: &[usize]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < games.len() {

@@ -55,7 +55,7 @@ const COMMAND: &str = "dvonn tune";
 
 /// Arguments of `dvonn tune`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Self-play games (each from its own random setup).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000_000), value_name = "N")]
     games: u32,
@@ -136,7 +136,7 @@ fn feature_names() -> String {
 }
 
 /// The weights as a Rust constant.
-pub fn rust_literal(weights: &Weights) -> String {
+pub(crate) fn rust_literal(weights: &Weights) -> String {
     let list = |numbers: &[i32; FEATURES]| numbers.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
     format!(
         "pub const TUNED: Weights = Weights {{\n    full_board: [{}],\n    middle_game: [{}],\n    end_game: [{}],\n}};",
@@ -152,7 +152,7 @@ fn weights_text(weights: &Weights) -> String {
 }
 
 /// Runs `dvonn tune`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     let started = Instant::now();
     let (games, weights) = match &args.merge {
         Some(dirs) => read_games(dirs)?,

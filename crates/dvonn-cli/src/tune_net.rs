@@ -21,7 +21,7 @@ use crate::output::{progress_bar, write_file};
 
 /// Arguments of `dvonn tune-net`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     step: Step,
 }
@@ -59,7 +59,7 @@ struct GenerateArgs {
 }
 
 /// Runs `dvonn tune-net`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     match &args.step {
         Step::Generate(args) => run_generate(args),
     }

@@ -29,7 +29,7 @@ use crate::output::{GameProgress, emit, write_file};
 
 /// Arguments of `dvonn tune-placement`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     step: Step,
 }
@@ -126,7 +126,7 @@ fn parse_rate(text: &str) -> Result<f32, String> {
 }
 
 /// Reads a placement weight file.
-pub fn read_weights(path: &Path) -> Result<PlacementWeights> {
+pub(crate) fn read_weights(path: &Path) -> Result<PlacementWeights> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     PlacementWeights::from_bytes(&bytes).with_context(|| format!("{} is not a placement weight file", path.display()))
 }
@@ -174,7 +174,7 @@ fn in_threads<T: Send>(
 }
 
 /// Runs `dvonn tune-placement`.
-pub fn run(args: &Args) -> Result<()> {
+pub(crate) fn run(args: &Args) -> Result<()> {
     match &args.step {
         Step::Generate(args) => run_generate(args),
         Step::Fit(args) => run_fit(args),
@@ -182,10 +182,11 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 fn run_generate(args: &GenerateArgs) -> Result<()> {
-    if let Some(path) = args.output.as_deref().filter(|path| *path != Path::new("-")) {
-        if !args.force && path.exists() {
-            bail!("{} exists; use --force to overwrite it", path.display());
-        }
+    if let Some(path) = args.output.as_deref().filter(|path| *path != Path::new("-"))
+        && !args.force
+        && path.exists()
+    {
+        bail!("{} exists; use --force to overwrite it", path.display());
     }
     let policy = match args.policy {
         Policy::Random => PlacementPolicy::Random,

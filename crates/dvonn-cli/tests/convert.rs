@@ -1,5 +1,5 @@
 //! `dvonn convert`, driven through the real binary: round trips between
-//! formats, SGF input, positions after N plies, and output files.
+//! formats, SGF input, positions after N plies, comments, and output files.
 
 mod common;
 
@@ -106,6 +106,23 @@ fn ply_cuts_a_record_short() {
     assert_eq!(record.moves, game.moves[..55]);
     assert_eq!(record.result, Outcome::Unfinished);
     assert_eq!(record.tag("White"), Some("Ann"));
+}
+
+#[test]
+fn comments_survive_conversion_and_cuts() {
+    let game = &games()[2];
+    let mut record = GameRecord::parse(&game.record(3)).unwrap();
+    record.add_comment(0, "A game of random moves");
+    record.add_comment(10, "after ten plies");
+    record.add_comment(60, "after sixty");
+    let text = record.to_string();
+    assert_eq!(canonical(&text), text, "record to record keeps every comment");
+    let cut = success(&dvonn_with_input(["convert", "-", "--ply", "55"], text.as_bytes()));
+    let cut = GameRecord::parse(&cut).unwrap();
+    let comments: Vec<(usize, &str)> = cut.comments.iter().map(|c| (c.after, c.text.as_str())).collect();
+    assert_eq!(comments, [(0, "A game of random moves"), (10, "after ten plies")]);
+    let replayed = success(&dvonn_with_input(["replay", "-"], text.as_bytes()));
+    assert!(replayed.ends_with(&format!("{}\n", game.score)), "{replayed}");
 }
 
 #[test]

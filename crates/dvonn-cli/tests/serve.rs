@@ -54,6 +54,23 @@ impl Binary {
     }
 }
 
+/// How long a change expected within milliseconds may take on a busy
+/// machine: half the engine's minute of thinking in the test below, which
+/// it must not use up.
+const GENEROUS: Duration = Duration::from_secs(30);
+
+impl Binary {
+    /// Waits until `count` searches run (at most [`GENEROUS`]); panics
+    /// with `what` otherwise.
+    fn wait_for_searches(&self, count: u64, what: &str) {
+        let start = Instant::now();
+        while self.request("GET", "/api/status", "").1["searches_running"] != count {
+            assert!(start.elapsed() < GENEROUS, "{what}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 impl Drop for Binary {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -73,17 +90,9 @@ fn the_binary_serves_and_a_closed_connection_stops_its_search() {
     assert_eq!((status, answer["error"].is_string()), (400, true), "a bad request: {answer}");
     // The engine thinks for a minute; the client goes away after a moment.
     let connection = server.connect("POST", &format!("/api/games/{game}/engine-move"), "");
-    let start = Instant::now();
-    while server.request("GET", "/api/status", "").1["searches_running"] != 1 {
-        assert!(start.elapsed() < Duration::from_secs(10), "the search did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    server.wait_for_searches(1, "the search did not start");
     drop(connection);
-    let start = Instant::now();
-    while server.request("GET", "/api/status", "").1["searches_running"] != 0 {
-        assert!(start.elapsed() < Duration::from_secs(5), "the search still runs after its client left");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    server.wait_for_searches(0, "the search still runs after its client left");
     let (status, view) = server.request("GET", &format!("/api/games/{game}"), "");
     assert_eq!((status, view["plies"].as_u64()), (200, Some(0)), "the move of a gone client is not played");
 }

@@ -5,10 +5,17 @@
 //! (`trailing_zeros`) in its inner loops. Built for the default x86-64
 //! target, as `cargo install` and dependent crates build it, those compile
 //! to a dozen instructions each instead of one `popcnt` or `tzcnt`. The hot
-//! kernels (perft's counts of the last plies, the evaluation) run through
-//! [`with_fast_bits`], which compiles them a second time for the instructions
-//! of current x86-64 processors and picks that copy when the processor has
-//! them, so such a build runs nearly as fast as one for `target-cpu=native`.
+//! kernels (perft's counts of the last plies, the evaluation of `dvonn-ai`)
+//! run through [`with_fast_bits`], which compiles them a second time for the
+//! instructions of current x86-64 processors and picks that copy when the
+//! processor has them, so such a build runs nearly as fast as one for
+//! `target-cpu=native`.
+//!
+//! This module is part of the crate's supported API, for any program that
+//! runs its own kernels over [`Bitboard`](crate::Bitboard)s (an evaluation,
+//! a move counter): `dvonn-ai` uses it as any such program would. The
+//! bitboard and position methods such kernels call are `#[inline(always)]`
+//! so that they compile into the kernel's copy.
 
 /// Runs `kernel` and returns its result. On x86-64 processors with the bit
 /// instructions of the last decade (`popcnt`, BMI1, BMI2, `lzcnt`), `kernel`
@@ -53,7 +60,7 @@ mod x86 {
     use std::sync::atomic::{AtomicU8, Ordering};
 
     /// [`has_fast_bits`]'s answer: 0 not asked yet, 1 no, 2 yes.
-    static FAST_BITS: AtomicU8 = AtomicU8::new(0);
+    pub(super) static FAST_BITS: AtomicU8 = AtomicU8::new(0);
 
     // The instructions the kernels are compiled for: `popcnt` for
     // `count_ones`, BMI1 (`tzcnt`, `blsr`) for `trailing_zeros` and clearing
@@ -102,14 +109,10 @@ mod x86 {
     }
 
     /// `kernel`, compiled (with what is inlined into it) for the features.
-    ///
-    /// # Safety
-    ///
-    /// The processor must have the features (see [`has_fast_bits`]).
-    // An `unsafe fn` rather than a safe `#[target_feature]` one: those need
-    // Rust 1.86, and the crates support 1.85.
+    /// Safe to call only where the processor has them: callers without
+    /// the features enabled need `unsafe` and [`has_fast_bits`]'s word.
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn with_features<R>(kernel: impl FnOnce() -> R) -> R {
+    fn with_features<R>(kernel: impl FnOnce() -> R) -> R {
         kernel()
     }
 }
@@ -118,13 +121,77 @@ mod x86 {
 mod tests {
     use super::*;
 
+    /// Numbers with every kind of bit pattern: a xorshift sequence, with
+    /// the edge cases first.
+    fn numbers() -> impl Iterator<Item = u64> {
+        let edges = [0, 1, u64::MAX, 1 << 63, 0x8000_0000, 0x0123_4567_89AB_CDEF];
+        let random = std::iter::successors(Some(0x9E37_79B9_7F4A_7C15_u64), |&x| {
+            let x = x ^ (x << 13);
+            let x = x ^ (x >> 7);
+            Some(x ^ (x << 17))
+        });
+        edges.into_iter().chain(random.take(4096))
+    }
+
+    /// The bit operations the kernels use, summed over [`numbers`]: the
+    /// instructions `with_fast_bits` compiles them to are `popcnt`,
+    /// `tzcnt`, `lzcnt`, `blsr`, `shlx` and `shrx`.
+    #[inline(always)]
+    fn bit_operations() -> u64 {
+        numbers()
+            .map(|x| {
+                let shift = x.count_ones() % 64;
+                let lowest_cleared = x & x.wrapping_sub(1);
+                u64::from(x.count_ones() + x.trailing_zeros() + x.leading_zeros())
+                    ^ (x << shift)
+                    ^ (x >> (63 - shift))
+                    ^ lowest_cleared
+            })
+            .fold(0, u64::wrapping_add)
+    }
+
     #[test]
     fn a_kernel_gives_the_same_result_either_way() {
-        let bits = 0x0123_4567_89AB_CDEF_u64;
-        let count =
-            || (0..64).map(|shift| (bits >> shift).count_ones() + (bits << shift).trailing_zeros()).sum::<u32>();
-        assert_eq!(with_fast_bits(count), count());
-        // Asked twice: once detected, once from the cache.
-        assert_eq!(has_fast_bits(), has_fast_bits());
+        assert_eq!(with_fast_bits(bit_operations), bit_operations());
+        let full_board: crate::Position =
+            "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().expect("a position");
+        let moves = with_fast_bits(
+            #[inline(always)]
+            || full_board.count_legal_moves(),
+        );
+        assert_eq!(moves, full_board.count_legal_moves());
+        assert_eq!(moves, 49);
+    }
+
+    /// `has_fast_bits` says what the processor has, and a build for those
+    /// instructions does not ask; a portable build asks once and keeps the
+    /// answer.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_processor_is_asked_once_or_not_at_all() {
+        let detected = std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt");
+        let built_for_them = cfg!(all(
+            target_feature = "popcnt",
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "lzcnt"
+        ));
+        assert_eq!(has_fast_bits(), detected);
+        let cached = x86::FAST_BITS.load(std::sync::atomic::Ordering::Relaxed);
+        if built_for_them {
+            assert_eq!(cached, 0, "a build for the instructions never asks the processor");
+        } else {
+            assert_eq!(cached, if detected { 2 } else { 1 }, "the answer is kept");
+        }
+        assert_eq!(has_fast_bits(), detected, "the kept answer");
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[test]
+    fn off_x86_64_kernels_run_as_built() {
+        assert!(!has_fast_bits());
     }
 }

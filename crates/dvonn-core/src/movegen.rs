@@ -73,6 +73,7 @@ pub enum IllegalMoveReason {
 /// A move that is not legal in the position it was played in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{mv} is illegal: {reason}")]
+#[non_exhaustive]
 pub struct IllegalMoveError {
     /// The move.
     pub mv: Move,
@@ -83,6 +84,7 @@ pub struct IllegalMoveError {
 /// What a player could do if it were his turn: the raw material of an
 /// evaluation's mobility and threat terms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Mobility {
     /// The number of jumps.
     pub moves: u32,

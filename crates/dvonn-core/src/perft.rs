@@ -251,6 +251,7 @@ fn full_leaves(position: &Position) -> u64 {
 /// }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PerftVector {
     /// The position.
     pub position: Position,
@@ -306,6 +307,7 @@ pub const VECTORS: &str = include_str!("../tests/vectors/perft.txt");
 /// its place in the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {error}")]
+#[non_exhaustive]
 pub struct PerftVectorsError {
     /// The 1-based line number.
     pub line: usize,

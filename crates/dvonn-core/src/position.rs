@@ -152,8 +152,10 @@ impl Position {
     }
 
     /// The hash computed from the stacks alone, ignoring the incremental
-    /// value: equal to [`Position::hash`] in every reachable position.
-    pub fn hash_from_scratch(&self) -> u64 {
+    /// value: equal to [`Position::hash`] in every reachable position (the
+    /// tests' check of the incremental one).
+    #[cfg(test)]
+    pub(crate) fn hash_from_scratch(&self) -> u64 {
         let stacks =
             Cell::ALL.into_iter().filter_map(|cell| self.stack_at(cell).map(|stack| stack_key(cell, stack.code())));
         let side = if self.side == Color::Black { SIDE_KEY } else { 0 };
@@ -342,11 +344,36 @@ impl Position {
         }
     }
 
-    /// Gives the turn to the other player without moving, whether or not a
-    /// pass is legal: not a move of the game, but the "null move" that
-    /// searches use to ask what the opponent could do with a free move.
+    /// This position with the other player to move and nothing moved: the
+    /// "null move" by which a search asks what the opponent could do with
+    /// a free move. It is not a move of the game: the game's pass,
+    /// [`Move::Pass`], is legal only for a player who cannot move. `None` in
+    /// the placement phase, where the pieces placed say whose turn it is;
+    /// in the movement phase the result is a position
+    /// [`Position::from_setup`] accepts.
+    ///
+    /// ```
+    /// use dvonn_core::{Color, Position};
+    /// let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
+    /// let passed = position.null_move().expect("the movement phase");
+    /// assert_eq!(passed.side_to_move(), Color::Black);
+    /// assert_eq!(passed.occupied(), position.occupied());
+    /// assert_eq!(passed.null_move(), Some(position));
+    /// assert_eq!(Position::new().null_move(), None);
+    /// ```
     #[inline]
-    pub fn pass_turn(&mut self) {
+    pub fn null_move(&self) -> Option<Position> {
+        if self.phase == Phase::Placement {
+            return None;
+        }
+        let mut passed = *self;
+        passed.pass_turn();
+        Some(passed)
+    }
+
+    /// Gives the turn to the other player without moving, in any phase.
+    #[inline]
+    pub(crate) fn pass_turn(&mut self) {
         (self.ours, self.theirs) = (self.theirs, self.ours);
         self.side = !self.side;
         self.hash ^= SIDE_KEY;
@@ -508,6 +535,30 @@ mod tests {
     #[test]
     fn a_position_stays_small() {
         assert!(std::mem::size_of::<Position>() <= 144, "{}", std::mem::size_of::<Position>());
+    }
+
+    /// The hash kept up by `play_into` (and by `null_move`) is the hash
+    /// from scratch in every position of whole games.
+    #[test]
+    fn the_incremental_hash_is_the_hash_from_scratch_in_whole_games() {
+        // A xorshift sequence picks the moves.
+        let mut choice = 0x2545_F491_4F6C_DD1D_u64;
+        for game in 0..20 {
+            let mut position = Position::new();
+            while !position.is_game_over() {
+                let moves = position.legal_moves();
+                choice ^= choice << 13;
+                choice ^= choice >> 7;
+                choice ^= choice << 17;
+                let mut child = Position::new();
+                position.play_into(moves[(choice % moves.len() as u64) as usize], &mut child);
+                assert_eq!(child.hash(), child.hash_from_scratch(), "game {game}: {child}");
+                if let Some(passed) = child.null_move() {
+                    assert_eq!(passed.hash(), passed.hash_from_scratch(), "game {game}: {passed}");
+                }
+                position = child;
+            }
+        }
     }
 
     #[test]

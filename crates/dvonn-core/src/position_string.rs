@@ -97,6 +97,7 @@ pub enum PositionErrorKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{field}, column {column}: {kind}")]
+#[non_exhaustive]
 pub struct PositionParseError {
     /// The field the error is in.
     pub field: Field,

@@ -170,7 +170,7 @@ impl Setup {
                 expected_black,
             });
         }
-        let expected = if placed % 2 == 0 { Color::White } else { Color::Black };
+        let expected = if placed.is_multiple_of(2) { Color::White } else { Color::Black };
         if self.side != expected {
             return Err(SetupError::PlacementSide { placed, expected });
         }

@@ -10,8 +10,9 @@
 //!   removes is exactly the stacks on the cells it reports;
 //! - no stack is left cut off from the DVONN pieces: the position's setup
 //!   validates, and rebuilding from it gives the same position;
-//! - the incremental hash equals the hash computed from scratch, and equal
-//!   positions reached by different move orders hash alike;
+//! - the incremental hash equals the hash of the position rebuilt from its
+//!   setup, and equal positions reached by different move orders hash
+//!   alike;
 //! - playing on a copy leaves the original unchanged, and replaying the same
 //!   moves gives an identical position (`Eq` and `Hash`);
 //! - the position string round-trips and is stable;
@@ -174,7 +175,8 @@ proptest! {
     #[test]
     fn the_incremental_hash_is_the_hash_from_scratch(line in lines()) {
         for position in line.positions() {
-            prop_assert_eq!(position.hash(), position.hash_from_scratch(), "{}", position);
+            let rebuilt = Position::from_setup(&position.to_setup()).map(|rebuilt| rebuilt.hash());
+            prop_assert_eq!(rebuilt, Ok(position.hash()), "{}", position);
         }
     }
 

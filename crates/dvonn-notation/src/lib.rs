@@ -45,7 +45,7 @@ pub mod svg;
 mod text;
 
 pub use error::{ParseError, ParseErrorKind};
-pub use record::GameRecord;
+pub use record::{Comment, GameRecord};
 pub use replay::{ReplayError, ResultMismatch};
 
 /// A text format of games.
@@ -259,10 +259,10 @@ pub fn write(record: &GameRecord, format: Format) -> Result<String, WriteError> 
 /// Sets the result of an unfinished record to the score, when its moves
 /// replay legally to the end of the game (the formats without a result).
 pub(crate) fn fill_result(record: &mut GameRecord) {
-    if record.result == Outcome::Unfinished {
-        if let Ok(game) = record.replay() {
-            record.result = game.outcome();
-        }
+    if record.result == Outcome::Unfinished
+        && let Ok(game) = record.replay()
+    {
+        record.result = game.outcome();
     }
 }
 

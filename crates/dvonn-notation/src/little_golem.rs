@@ -152,10 +152,11 @@ pub fn read(text: &str) -> Result<GameRecord, ParseError> {
     // Right after 48 placements Little Golem shows White to make the first
     // movement: the forced placement is made.
     let cells: Bitboard = record.moves.iter().filter_map(|mv| if mv.is_placement() { mv.to() } else { None }).collect();
-    if record.moves.len() + 1 == usize::from(TOTAL_PIECES) && cells.len() == u32::from(TOTAL_PIECES) - 1 {
-        if let Some(cell) = (!cells).first() {
-            record.moves.push(Move::Place(cell));
-        }
+    if record.moves.len() + 1 == usize::from(TOTAL_PIECES)
+        && cells.len() == u32::from(TOTAL_PIECES) - 1
+        && let Some(cell) = (!cells).first()
+    {
+        record.moves.push(Move::Place(cell));
     }
     match resigned {
         Some(color) => record.result = Outcome::Resigned(color),

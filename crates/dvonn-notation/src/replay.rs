@@ -64,10 +64,16 @@ impl GameRecord {
 }
 
 /// The record of `game`: its start, its moves and its outcome, without
-/// tags.
+/// tags or comments.
 impl From<&Game> for GameRecord {
     fn from(game: &Game) -> GameRecord {
-        GameRecord { tags: Vec::new(), start: *game.start(), moves: game.moves().collect(), result: game.outcome() }
+        GameRecord {
+            tags: Vec::new(),
+            start: *game.start(),
+            moves: game.moves().collect(),
+            comments: Vec::new(),
+            result: game.outcome(),
+        }
     }
 }
 
@@ -85,6 +91,7 @@ fn play(game: &mut Game, mv: Move) -> Result<(), ReplayError> {
 
 /// A recorded score that is not what the moves give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub struct ResultMismatch {
     /// The result the record gives.
     pub recorded: Outcome,
@@ -107,6 +114,7 @@ impl fmt::Display for ResultMismatch {
 /// An illegal move in a record: which, where, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {move_number} (ply {ply}) {mv} is illegal: {reason}")]
+#[non_exhaustive]
 pub struct ReplayError {
     /// The ply of the move, counted from 0 at the start of the record (the
     /// forced last placement counted, when the record leaves it out).
@@ -148,5 +156,12 @@ mod tests {
         filled.fill_forced_placement();
         assert_eq!(filled.moves, replayed);
         assert_eq!(GameRecord::parse(&text).unwrap(), filled);
+        // Comments after the missing placement move with the moves.
+        record.add_comment(48, "last placement");
+        record.add_comment(49, "first movement");
+        let read = GameRecord::parse(&record.to_string()).unwrap();
+        let places: Vec<usize> = read.comments.iter().map(|comment| comment.after).collect();
+        assert_eq!(places, [48, 50]);
+        assert_eq!(read.moves[49], first);
     }
 }

@@ -8,13 +8,15 @@
 //! has a red ring. Given the move that led to the position ([`LastMove`]),
 //! the picture draws it as an arrow from its source to its destination (a
 //! placement: a dashed ring), tints the two cells, and draws the stacks it
-//! removed ghosted on their now empty cells. Caption lines go under the
-//! board.
+//! removed ghosted on their now empty cells. [`svg_with_best`] also draws
+//! a move suggested for the side to move (the engine's) as a blue arrow or
+//! ring. Caption lines go under the board.
 //!
 //! Elements carry classes for tools and tests: `cell` (the 49 polygons),
 //! `stack` (live discs), `dvonn-ring`, `height` (height labels), `coord`,
-//! `arrow` / `placed` (the last move), `ghost` and `ghost-height` (removed
-//! stacks, inside a `<g class="removed">`), `caption`.
+//! `arrow` / `placed` (the last move), `best` (the suggested move, with
+//! `data-move`), `ghost` and `ghost-height` (removed stacks, inside a
+//! `<g class="removed">`), `caption`.
 //!
 //! ```
 //! use dvonn_core::Position;
@@ -84,9 +86,36 @@ fn centre(cell: Cell) -> (f64, f64) {
     (MARGIN + half + (h + 2.0) * half, MARGIN + R + f64::from(4 - cell.y()) * 1.5 * R)
 }
 
+/// The colour of the last move's arrow.
+const LAST_MOVE_COLOUR: &str = "#e8731a";
+/// The colour of the suggested move's arrow.
+const BEST_COLOUR: &str = "#1f6fd1";
+
 /// The position as an SVG picture: cells, stacks, `last_move` (arrow and
 /// ghosted removals) and the `caption` lines under the board.
 pub fn svg(position: &Position, last_move: Option<&LastMove>, caption: &[String]) -> String {
+    svg_with_best(position, last_move, None, caption)
+}
+
+/// [`svg`] with `best`, a move for the side to move (the engine's choice),
+/// drawn over the board: a blue arrow from its stack to its target, or a
+/// blue dashed ring on the cell of a placement (class `best`, `data-move`
+/// the move). A pass is not drawn.
+///
+/// ```
+/// use dvonn_core::Position;
+/// use dvonn_notation::svg::svg_with_best;
+///
+/// let position: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
+/// let picture = svg_with_best(&position, None, Some("B3C3".parse().unwrap()), &[]);
+/// assert!(picture.contains(r#"class="best" data-move="B3C3""#));
+/// ```
+pub fn svg_with_best(
+    position: &Position,
+    last_move: Option<&LastMove>,
+    best: Option<Move>,
+    caption: &[String],
+) -> String {
     let half = R * 3f64.sqrt() / 2.0;
     let width = 2.0 * MARGIN + 22.0 * half;
     let board_bottom = MARGIN + 2.0 * R + 6.0 * R;
@@ -97,10 +126,14 @@ pub fn svg(position: &Position, last_move: Option<&LastMove>, caption: &[String]
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif">"#
     );
     let _ = writeln!(out, "<title>DVONN {}</title>", escape(&position.to_string()));
-    out.push_str(concat!(
-        "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" orient=\"auto-start-reverse\">",
-        "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#e8731a\"/></marker></defs>\n"
-    ));
+    out.push_str("<defs>");
+    for (id, colour) in [("arrowhead", LAST_MOVE_COLOUR), ("best-arrowhead", BEST_COLOUR)] {
+        let _ = write!(
+            out,
+            r#"<marker id="{id}" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>"#
+        );
+    }
+    out.push_str("</defs>\n");
     let _ = writeln!(out, r##"<rect class="background" width="100%" height="100%" fill="#fdfaf2"/>"##);
     let (from, to) = match last_move.map(|last| last.mv) {
         Some(Move::Jump { from, to }) => (Some(from), Some(to)),
@@ -140,29 +173,11 @@ pub fn svg(position: &Position, last_move: Option<&LastMove>, caption: &[String]
     for &(cell, stack) in &stacks {
         draw_disc(&mut out, cell, stack, false);
     }
-    match (from, to) {
-        (Some(from), Some(to)) => {
-            let ((x1, y1), (x2, y2)) = (centre(from), centre(to));
-            let length = (x2 - x1).hypot(y2 - y1).max(1.0);
-            let back = DISC + 6.0;
-            let (x2, y2) = (x2 - (x2 - x1) * back / length, y2 - (y2 - y1) * back / length);
-            let _ = writeln!(
-                out,
-                r##"<line class="arrow" x1="{x1:.1}" y1="{:.1}" x2="{x2:.1}" y2="{:.1}" stroke="#e8731a" stroke-width="5" stroke-linecap="round" opacity="0.9" marker-end="url(#arrowhead)"/>"##,
-                y1 + 3.0,
-                y2 + 3.0
-            );
-        }
-        (None, Some(to)) => {
-            let (cx, cy) = centre(to);
-            let _ = writeln!(
-                out,
-                r##"<circle class="placed" cx="{cx:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="#e8731a" stroke-width="3" stroke-dasharray="5 3"/>"##,
-                cy + 3.0,
-                DISC + 7.0
-            );
-        }
-        _ => {}
+    if let Some(last) = last_move {
+        draw_move(&mut out, last.mv, &MoveStyle::LAST);
+    }
+    if let Some(best) = best {
+        draw_move(&mut out, best, &MoveStyle::BEST);
     }
     // The heights go over the arrow, so that it never hides one.
     for &(cell, stack) in &stacks {
@@ -180,6 +195,60 @@ pub fn svg(position: &Position, last_move: Option<&LastMove>, caption: &[String]
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// How a move is drawn over the board.
+struct MoveStyle {
+    /// The class of a jump's arrow.
+    arrow_class: &'static str,
+    /// The class of a placement's ring.
+    ring_class: &'static str,
+    colour: &'static str,
+    /// The id of the arrowhead marker.
+    marker: &'static str,
+}
+
+impl MoveStyle {
+    /// The move that led to the position.
+    const LAST: MoveStyle =
+        MoveStyle { arrow_class: "arrow", ring_class: "placed", colour: LAST_MOVE_COLOUR, marker: "arrowhead" };
+    /// The move suggested for the side to move.
+    const BEST: MoveStyle =
+        MoveStyle { arrow_class: "best", ring_class: "best", colour: BEST_COLOUR, marker: "best-arrowhead" };
+}
+
+/// Draws `mv` in `style`: a jump as an arrow from its stack to its target
+/// (stopping short of the target's disc), a placement as a dashed ring; a
+/// pass is not drawn.
+fn draw_move(out: &mut String, mv: Move, style: &MoveStyle) {
+    let colour = style.colour;
+    match mv {
+        Move::Jump { from, to } => {
+            let ((x1, y1), (x2, y2)) = (centre(from), centre(to));
+            let length = (x2 - x1).hypot(y2 - y1).max(1.0);
+            let back = DISC + 6.0;
+            let (x2, y2) = (x2 - (x2 - x1) * back / length, y2 - (y2 - y1) * back / length);
+            let _ = writeln!(
+                out,
+                r#"<line class="{}" data-move="{mv}" x1="{x1:.1}" y1="{:.1}" x2="{x2:.1}" y2="{:.1}" stroke="{colour}" stroke-width="5" stroke-linecap="round" opacity="0.9" marker-end="url(#{})"/>"#,
+                style.arrow_class,
+                y1 + 3.0,
+                y2 + 3.0,
+                style.marker
+            );
+        }
+        Move::Place(cell) => {
+            let (cx, cy) = centre(cell);
+            let _ = writeln!(
+                out,
+                r#"<circle class="{}" data-move="{mv}" cx="{cx:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="3" stroke-dasharray="5 3"/>"#,
+                style.ring_class,
+                cy + 3.0,
+                DISC + 7.0
+            );
+        }
+        Move::Pass => {}
+    }
 }
 
 /// The fill, outline and ink (for the height) of a disc topped by `owner`.
@@ -290,5 +359,23 @@ mod tests {
         assert_eq!(picture.matches(r#"class="dvonn-ring""#).count(), 1);
         assert!(picture.contains("a &lt;caption&gt;"));
         assert!(!picture.contains("class=\"arrow\""));
+    }
+
+    #[test]
+    fn the_last_move_and_the_best_move_are_drawn_apart() {
+        let before: Position = "........./........../BWD......../........../......... w m".parse().unwrap();
+        let mv: Move = "B3C3".parse().unwrap();
+        let mut after = before;
+        let removed = after.play(mv).unwrap();
+        let last = LastMove::new(&before, mv, removed);
+        let picture = svg_with_best(&after, Some(&last), Some("C3B3".parse().unwrap()), &[]);
+        assert_eq!(picture.matches(r#"<line class="arrow" data-move="B3C3""#).count(), 1);
+        assert_eq!(picture.matches(r#"<line class="best" data-move="C3B3""#).count(), 1);
+        assert!(picture.contains(r#"marker-end="url(#best-arrowhead)""#) && picture.contains(r#"id="best-arrowhead""#));
+        let placement = svg_with_best(&Position::new(), None, Some("E3".parse().unwrap()), &[]);
+        assert!(placement.contains(r#"<circle class="best" data-move="E3""#));
+        assert!(!placement.contains("class=\"placed\""));
+        assert!(!svg_with_best(&after, None, Some(Move::Pass), &[]).contains("class=\"best\""));
+        assert_eq!(svg(&after, Some(&last), &[]), svg_with_best(&after, Some(&last), None, &[]));
     }
 }

@@ -53,12 +53,24 @@ pub(crate) const fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
-/// The moves with the forced 49th placement inserted where it is missing:
-/// when the placements from `start` have filled 48 cells and the next move
-/// is a movement or a pass, the one empty cell is placed first. This is
-/// decided from the cells alone, without checking legality (a replay
-/// reports any illegal move). `None` when nothing is missing.
+/// The moves with the forced 49th placement inserted where it is missing
+/// (see [`missing_forced_placement`]); `None` when nothing is missing.
 pub(crate) fn with_forced_placement(start: &Position, moves: &[Move]) -> Option<Vec<Move>> {
+    let (ply, placement) = missing_forced_placement(start, moves)?;
+    let mut filled = Vec::with_capacity(moves.len() + 1);
+    filled.extend_from_slice(&moves[..ply]);
+    filled.push(placement);
+    filled.extend_from_slice(&moves[ply..]);
+    Some(filled)
+}
+
+/// Where the forced 49th placement is missing from `moves`, and what it
+/// is: when the placements from `start` have filled 48 cells and the next
+/// move (at the index returned) is a movement or a pass, the one empty cell
+/// is placed first. This is decided from the cells alone, without checking
+/// legality (a replay reports any illegal move). `None` when nothing is
+/// missing.
+pub(crate) fn missing_forced_placement(start: &Position, moves: &[Move]) -> Option<(usize, Move)> {
     if start.phase() != Phase::Placement {
         return None;
     }
@@ -70,12 +82,7 @@ pub(crate) fn with_forced_placement(start: &Position, moves: &[Move]) -> Option<
                 if occupied.len() + 1 != u32::from(TOTAL_PIECES) {
                     return None;
                 }
-                let cell = (!occupied).first()?;
-                let mut filled = Vec::with_capacity(moves.len() + 1);
-                filled.extend_from_slice(&moves[..ply]);
-                filled.push(Move::Place(cell));
-                filled.extend_from_slice(&moves[ply..]);
-                return Some(filled);
+                return (!occupied).first().map(|cell| (ply, Move::Place(cell)));
             }
         }
     }

@@ -4,7 +4,8 @@
 //! read reproduces every position of the game, every move and every set of
 //! removed stacks. The same holds through the other writable formats
 //! (Little Golem, CodeCup) whenever they can hold the game, for records
-//! that leave out the forced 49th placement, and for every prefix of a game.
+//! that leave out the forced 49th placement, for every prefix of a game,
+//! and for comments anywhere in the moves.
 
 use dvonn_core::{Bitboard, Move, Outcome, Position};
 use dvonn_notation::GameRecord;
@@ -204,6 +205,39 @@ proptest! {
                 }
             }
         }
+    }
+
+    /// Comments anywhere in the moves, of any text, keep their places and
+    /// their words through writing and reading, also where the forced 49th
+    /// placement is left out; the moves are unchanged.
+    #[test]
+    fn comments_keep_their_places(
+        game in games(),
+        comments in prop::collection::vec((any::<Index>(), "[ -~éü☃\n\t]{0,100}"), 0..8),
+        without_forced in any::<bool>(),
+    ) {
+        let played = game.play();
+        let mut record = record_of(&game, &played, Vec::new(), Outcome::Unfinished);
+        let leave_out = without_forced && game.setup.is_none() && played.moves.len() > 49;
+        if leave_out {
+            record.moves.remove(48);
+        }
+        for (place, text) in &comments {
+            let added = record.add_comment(place.index(record.moves.len() + 1), text);
+            prop_assert_eq!(added, !text.trim().is_empty());
+        }
+        let text = record.to_string();
+        let read = GameRecord::parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        assert_replays_to(&read, &played, "commented")?;
+        let mut expected = record.clone();
+        expected.fill_forced_placement();
+        prop_assert_eq!(&read.comments, &expected.comments, "{}", text);
+        for comment in &read.comments {
+            let tidy = !comment.text.contains('}') && !comment.text.contains("  ");
+            prop_assert!(tidy, "{:?}", comment.text);
+            prop_assert_eq!(comment.text.trim(), comment.text.as_str());
+        }
+        prop_assert_eq!(read.to_string(), text);
     }
 
     /// A record that leaves out the forced 49th placement (as Little Golem

@@ -177,24 +177,24 @@ fn every_game_round_trips_through_a_codecup_log() {
 /// what real files hold besides, none of which changes the move.
 mod style {
     /// A robot's `move C r D s` and `pass` instead of a human's clicks.
-    pub const ROBOT: u8 = 1;
+    pub(crate) const ROBOT: u8 = 1;
     /// A `pick wr 0` (or `br`) before a placement's `dropb`.
-    pub const PICK_FIRST: u8 = 2;
+    pub(crate) const PICK_FIRST: u8 = 2;
     /// Actions in upper case.
-    pub const UPPER_CASE: u8 = 4;
+    pub(crate) const UPPER_CASE: u8 = 4;
     /// The styles of a valid file.
-    pub const BASE: u8 = ROBOT | PICK_FIRST | UPPER_CASE;
+    pub(crate) const BASE: u8 = ROBOT | PICK_FIRST | UPPER_CASE;
     /// First a drop back: a piece dropped on another cell and taken back,
     /// or a stack dropped on another cell, taken back and put back.
-    pub const DROP_BACK: u8 = 8;
+    pub(crate) const DROP_BACK: u8 = 8;
     /// A pick recorded twice (the take-back's `pickb` with `DROP_BACK`).
-    pub const REPEATED_PICK: u8 = 16;
+    pub(crate) const REPEATED_PICK: u8 = 16;
     /// First a wrong start, taken back by `reset`.
-    pub const RESET: u8 = 32;
+    pub(crate) const RESET: u8 = 32;
     /// A node of both clocks before the ply.
-    pub const CLOCK_NODE: u8 = 64;
+    pub(crate) const CLOCK_NODE: u8 = 64;
     /// The player's clock in the node of the ply's `done`.
-    pub const CLOCK_IN_DONE: u8 = 128;
+    pub(crate) const CLOCK_IN_DONE: u8 = 128;
 }
 
 /// The cell as BoardSpace writes it: `C 3`.
@@ -579,13 +579,26 @@ fn records_with_everything_round_trip() {
 }
 
 #[test]
-fn comments_are_ignored_wherever_they_are() {
+fn comments_may_stand_anywhere_and_change_no_move() {
     let plain = GameRecord::parse("[White \"a\"]\n\n1. E3 D3 2. C3 *").unwrap();
     let commented = GameRecord::parse(
         "{before the tags}\n[White \"a\"] {after a tag}\n{between\nlines}\n1.{glued}E3{glued}D3 {x} 2. C3 * {after the result}",
     )
     .unwrap();
-    assert_eq!(commented, plain);
+    assert_eq!((&commented.tags, &commented.moves, commented.result), (&plain.tags, &plain.moves, plain.result));
+    let places: Vec<(usize, &str)> = commented.comments.iter().map(|c| (c.after, c.text.as_str())).collect();
+    assert_eq!(
+        places,
+        [
+            (0, "before the tags"),
+            (0, "after a tag"),
+            (0, "between lines"),
+            (0, "glued"),
+            (1, "glued"),
+            (2, "x"),
+            (3, "after the result")
+        ]
+    );
 }
 
 #[test]
@@ -764,17 +777,32 @@ fn hostile_input_is_an_error_not_a_panic() {
     assert!(sgf::read(&deep_sgf_closed).is_ok());
 }
 
+/// 32 MB of move-like words, far more than a game holds.
+fn garbage() -> String {
+    "E3 ".repeat(32 << 20 >> 2)
+}
+
+/// The readers refuse a huge file of moves at the ply limit, at the move
+/// past it (the 1001st word starts at column 3001).
 #[test]
-fn a_large_garbage_file_fails_fast() {
-    // 32 MB of garbage that is all move-like words but the last: the
-    // readers stop at the ply limit instead of reading it all.
-    let garbage = "E3 ".repeat(32 << 20 >> 2);
-    let start = std::time::Instant::now();
+fn a_large_garbage_file_is_refused_at_the_ply_limit() {
+    let garbage = garbage();
     for format in [Format::Record, Format::LittleGolem, Format::CodeCup] {
         let error = read_any(&garbage, Some(format)).unwrap_err().to_string();
-        assert!(error.contains("more than 1000 moves"), "{error}");
+        assert!(error.ends_with("line 1, column 3001: more than 1000 moves: no game of DVONN is that long"), "{error}");
     }
-    // Generous: a quadratic reader would take minutes.
+}
+
+/// Timing tier: and they stop there instead of reading on. Generous: a
+/// quadratic reader would take minutes.
+#[test]
+#[ignore = "timing tier: a wall-clock check, run alone (cargo test -- --ignored)"]
+fn a_large_garbage_file_fails_fast() {
+    let garbage = garbage();
+    let start = std::time::Instant::now();
+    for format in [Format::Record, Format::LittleGolem, Format::CodeCup] {
+        assert!(read_any(&garbage, Some(format)).is_err());
+    }
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 

@@ -1,8 +1,8 @@
 // The page of `dvonn serve`: draws the game the server sends (its board is
 // the SVG of `dvonn render`), turns clicks into moves, asks for the
-// engine's moves without blocking, streams the analysis, and steps,
-// imports and exports games. All state lives on the server; the page keeps
-// the last view it was sent.
+// engine's moves without blocking, streams the analysis and the review of
+// the game, and steps, imports and exports games. All state lives on the
+// server; the page keeps the last view and the last review it was sent.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +15,14 @@ let selected = null;
 let engine = null;
 /** The analysis stream being read. */
 let analysis = null;
+/** The review stream being read. */
+let reviewing = null;
+/** The game's review: `{ game, doc, plies }`, the server's last review
+ * (`doc`) or, while one runs, the plies judged so far (`doc` null);
+ * `plies[n]` is the review of ply n's move. */
+let review = null;
+/** The game whose review is being fetched. */
+let loadingReview = null;
 /** Whether a request other than a search is in flight. */
 let pending = false;
 
@@ -69,6 +77,9 @@ function gamePath(suffix = '') {
 
 const capitalized = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 
+/** `1 move`, `2 moves`. */
+const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+
 /** Whether the person may move on the board shown. */
 function canPlay() {
   return game && !pending && !engine && game.turn === 'you' && game.legal.length > 0;
@@ -89,6 +100,8 @@ function show(view) {
     svg.setAttribute('role', 'img');
   }
   say('');
+  if (review && (review.game !== view.id || (!view.reviewed && !reviewing))) clearReview();
+  if (view.reviewed && !reviewing && !(review && review.doc)) loadReview();
   render();
   if (view.turn === 'engine' && view.ply === view.plies && !engine) engineMove();
 }
@@ -107,13 +120,16 @@ function render() {
   $('stop-engine').hidden = !engine;
   $('first').disabled = $('back').disabled = pending || game.ply === 0;
   $('last').disabled = $('forward').disabled = pending || game.ply === game.plies;
-  $('analyse').disabled = pending || !!engine || !!analysis || game.turn === 'over';
+  $('analyse').disabled = pending || !!engine || !!analysis || !!reviewing || game.turn === 'over';
   $('stop-analysis').hidden = !analysis;
+  $('review').disabled = pending || !!engine || !!analysis || !!reviewing || game.plies === 0;
+  $('stop-review').hidden = !reviewing;
   $('from-here').disabled = pending || game.turn === 'over';
   $('export-lg').disabled = !game.exports.includes('lg');
   const link = `${location.origin}/?position=${encodeURIComponent(game.position)}`;
   $('link').href = link;
   renderMoves();
+  renderReview();
   document.body.dataset.game = game.id;
   document.body.dataset.turn = game.turn;
   document.body.dataset.ply = String(game.ply);
@@ -207,6 +223,7 @@ function onBoardClick(event) {
 }
 
 function play(move) {
+  dropReview();
   request(async () => show(await api('POST', gamePath('/moves'), { move, ply: game.ply })));
 }
 
@@ -244,6 +261,7 @@ function stopEngine() {
 
 function undo() {
   dropEngineMove();
+  dropReview();
   request(async () => show(await api('POST', gamePath('/undo'))));
 }
 
@@ -267,9 +285,32 @@ function parseEvent(block) {
   return data.length ? { name, data: JSON.parse(data.join('\n')) } : null;
 }
 
+/** Reads the server-sent events of a search's stream (`method` on
+ * `path`), calling `onEvent` with each, until the stream ends. */
+async function readEvents(method, path, signal, onEvent) {
+  const response = await fetch(path, { method, signal });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new ApiError(response.status, data.error || response.statusText);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value.replace(/\r\n?/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (event) onEvent(event);
+    }
+  }
+}
+
 /** Analyses the position shown, updating the panel as the search goes. */
 async function analyse() {
-  if (!game || analysis || engine) return;
+  if (!game || analysis || engine || reviewing) return;
   const controller = new AbortController();
   analysis = controller;
   $('evaluation').textContent = 'Searching…';
@@ -277,24 +318,9 @@ async function analyse() {
   document.body.dataset.analysis = 'running';
   render();
   try {
-    const response = await fetch(gamePath(`/analysis?ply=${game.ply}`), { signal: controller.signal });
-    if (!response.ok) {
-      const data = await response.json().catch(() => ({}));
-      throw new ApiError(response.status, data.error || response.statusText);
-    }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value.replace(/\r\n?/g, '\n');
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const event = parseEvent(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        if (event && analysis === controller) showAnalysis(event);
-      }
-    }
+    await readEvents('GET', gamePath(`/analysis?ply=${game.ply}`), controller.signal, (event) => {
+      if (analysis === controller) showAnalysis(event);
+    });
   } catch (error) {
     if (analysis === controller) report(error);
   } finally {
@@ -306,20 +332,22 @@ async function analyse() {
   }
 }
 
+/** An evaluation in words: White's margin `forWhite` in pieces, proven
+ * (`exact`) or estimated. */
+function marginText(forWhite, exact) {
+  const leader = forWhite > 0 ? 'White' : 'Black';
+  const margin = Math.abs(forWhite);
+  if (exact) return margin === 0 ? 'exact: a draw with best play' : `exact: ${leader} wins by ${margin} with best play`;
+  return margin === 0 ? 'even (0.00)' : `${leader} +${margin.toFixed(2)}`;
+}
+
 function showAnalysis({ name, data }) {
   if (name === 'error') {
     say(data.error);
     return;
   }
   const forWhite = data.side === 'white' ? data.score : -data.score;
-  const leader = forWhite > 0 ? 'White' : 'Black';
-  const margin = Math.abs(forWhite);
-  let text;
-  if (data.exact) {
-    text = margin === 0 ? 'exact: a draw with best play' : `exact: ${leader} wins by ${margin} with best play`;
-  } else {
-    text = margin === 0 ? 'even (0.00)' : `${leader} +${margin.toFixed(2)}`;
-  }
+  const text = marginText(forWhite, data.exact);
   const depth = data.depth ? `, depth ${data.depth}` : '';
   const nodes = `${data.nodes.toLocaleString('en')} nodes in ${(data.time_ms / 1000).toFixed(1)} s`;
   const evaluation = $('evaluation');
@@ -358,6 +386,7 @@ function settings() {
 function openGame(path, body) {
   dropEngineMove();
   stopAnalysis(false);
+  dropReview();
   request(async () => {
     const old = game && game.id;
     const view = await api('POST', path, body);
@@ -424,16 +453,195 @@ function renderMoves() {
       button.type = 'button';
       button.className = `move by-${move.by}`;
       button.dataset.ply = String(i + 1);
-      button.textContent = move.move;
-      button.title = move.removed.length ? `removes ${move.removed.join(' ')}` : `ply ${i + 1}`;
+      button.dataset.move = move.move;
+      button.dataset.removes = move.removed.length ? `removes ${move.removed.join(' ')}` : `ply ${i + 1}`;
       item.append(button);
     });
   }
   for (const button of list.querySelectorAll('button')) {
     button.classList.toggle('current', Number(button.dataset.ply) === game.ply);
+    markMove(button, review && review.plies[Number(button.dataset.ply) - 1]);
   }
   const shown = list.querySelector('.current');
   if (shown) shown.scrollIntoView({ block: 'nearest' });
+}
+
+/** The symbols of the marks, as game records annotate moves. */
+const MARK_SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+/** Shows on a move's button the review of its move (`entry`, if any):
+ * its mark, as a symbol, a colour and in the tooltip with the loss. */
+function markMove(button, entry) {
+  const mark = entry ? entry.mark : null;
+  button.textContent = button.dataset.move + (mark ? MARK_SYMBOLS[mark] : '');
+  for (const name of Object.keys(MARK_SYMBOLS)) button.classList.toggle(`mark-${name}`, mark === name);
+  button.classList.toggle('marked', !!mark);
+  let title = button.dataset.removes;
+  if (mark) title += `; ${mark}: loss ${entry.loss.toFixed(2)}${entry.best ? `, better ${entry.best}` : ''}`;
+  button.title = title;
+}
+
+/** Forgets the review shown. */
+function clearReview() {
+  review = null;
+  $('graph').replaceChildren();
+  $('review-summary').replaceChildren();
+  $('review-status').textContent = '';
+  document.body.dataset.review = '';
+}
+
+/** Takes `doc`, a whole review from the server, as the game's review. */
+function setReview(doc) {
+  review = { game: game.id, doc, plies: [] };
+  for (const entry of doc.plies) review.plies[entry.ply] = entry;
+  const graph = $('graph');
+  graph.innerHTML = doc.graph;
+  const svg = graph.querySelector('svg');
+  if (svg) {
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', "the evaluation graph: White's margin over the game");
+  }
+  const reviewed = doc.plies.length;
+  const how = `${doc.time} s a position`;
+  $('review-status').textContent = {
+    null: `Reviewed at ${how}: all ${reviewed} plies.`,
+    stopped: `Stopped at ${how}: the last ${reviewed} of ${doc.game_length} plies reviewed.`,
+    time_limit: `Cut short by the server's time limit at ${how}: the last ${reviewed} of ${doc.game_length} plies reviewed.`,
+  }[doc.cut];
+  const tag = (name) => (game.tags.find(([tagName]) => tagName === name) || [])[1];
+  const lines = ['white', 'black'].map((side) => {
+    const summary = doc.summary[side];
+    const name = tag(capitalized(side));
+    const item = document.createElement('li');
+    item.textContent =
+      `${capitalized(side)}${name ? ` (${name})` : ''}: ${plural(summary.moves, 'move', 'moves')}, ` +
+      `average loss ${summary.average_loss.toFixed(2)}; ` +
+      `${plural(summary.inaccuracies, 'inaccuracy', 'inaccuracies')}, ${plural(summary.mistakes, 'mistake', 'mistakes')}, ` +
+      `${plural(summary.blunders, 'blunder', 'blunders')}`;
+    return item;
+  });
+  $('review-summary').replaceChildren(...lines);
+  document.body.dataset.review = 'done';
+}
+
+/** Fetches the game's last review from the server. */
+async function loadReview() {
+  const id = game.id;
+  if (loadingReview === id) return;
+  loadingReview = id;
+  try {
+    const doc = await api('GET', gamePath('/review'));
+    if (game.id === id && !reviewing) setReview(doc);
+  } catch (error) {
+    if (error.status !== 404) report(error);
+  } finally {
+    loadingReview = null;
+    render();
+  }
+}
+
+/** Reviews the game on the server, marking the moves as they are judged
+ * (from the last back); then shows the graph and the engine's moves. */
+async function startReview() {
+  if (!game || reviewing || engine || analysis || game.plies === 0) return;
+  const controller = new AbortController();
+  reviewing = controller;
+  clearReview();
+  review = { game: game.id, doc: null, plies: [] };
+  const progress = $('review-progress');
+  progress.value = 0;
+  progress.hidden = false;
+  $('review-status').textContent = 'Reviewing…';
+  document.body.dataset.review = 'running';
+  render();
+  let done = null;
+  const time = Number($('review-time').value);
+  try {
+    await readEvents('POST', gamePath(`/review?time=${time}`), controller.signal, ({ name, data }) => {
+      if (reviewing !== controller) return;
+      if (name === 'ply') {
+        review.plies[data.ply.ply] = data.ply;
+        progress.value = data.reviewed / data.total;
+        $('review-status').textContent = `Reviewing: ${data.reviewed} of ${data.total} plies, from the last…`;
+        renderMoves();
+      } else if (name === 'done') {
+        done = data;
+      } else if (name === 'error') {
+        say(data.error);
+      }
+    });
+  } catch (error) {
+    if (reviewing === controller) report(error);
+  }
+  if (reviewing !== controller) return;
+  reviewing = null;
+  progress.hidden = true;
+  try {
+    // The server draws the engine's moves once it keeps the review.
+    const view = await api('GET', gamePath(`?ply=${game.ply}`));
+    if (done && view.reviewed) {
+      setReview(done);
+    } else {
+      clearReview();
+      if (done) say('The review was dropped: the game changed while it ran.');
+    }
+    show(view);
+  } catch (error) {
+    report(error);
+    render();
+  }
+}
+
+/** Stops the review: the server keeps the plies it judged. */
+function stopReview() {
+  if (reviewing) api('POST', gamePath('/stop')).catch(report);
+}
+
+/** Forgets the review in flight (closing its stream stops it). */
+function dropReview() {
+  if (reviewing) {
+    reviewing.abort();
+    reviewing = null;
+    $('review-progress').hidden = true;
+    clearReview();
+  }
+}
+
+/** The review of the position shown: the move played there, judged, and
+ * the engine's choice (the blue arrow). */
+function reviewLine() {
+  if (game.ply === game.plies) return 'The end of the game.';
+  const entry = review.plies[game.ply];
+  if (!entry) return `Ply ${game.ply} was not reviewed.`;
+  const evaluation = marginText(entry.eval_before, entry.eval_before_exact);
+  const played = `Ply ${entry.ply}, ${capitalized(entry.side)} to move (${evaluation}): played ${entry.move}`;
+  let engine = '';
+  if (entry.engine_move === 'PASS') engine = ' The engine passes.';
+  else if (entry.engine_move) engine = ` The engine plays ${entry.engine_move} (blue arrow).`;
+  if (entry.forced) return `${played}, the only move.`;
+  if (entry.mark) return `${played} — ${entry.mark}, ${entry.loss.toFixed(2)} pieces lost.${engine}`;
+  if (entry.engine_move === entry.move) return `${played}, the engine's move too (blue arrow).`;
+  return `${played}, ${entry.loss.toFixed(2)} pieces lost.${engine}`;
+}
+
+/** Draws the review's graph and line for the position shown. */
+function renderReview() {
+  const shown = !!(review && review.doc);
+  $('review-view').hidden = !shown;
+  if (!shown) return;
+  for (const band of $('graph').querySelectorAll('rect.ply')) {
+    band.classList.toggle('current', Number(band.dataset.ply) === game.ply);
+  }
+  $('review-line').textContent = reviewLine();
+}
+
+/** A click on the graph shows the position where the ply's move was
+ * chosen. */
+function onGraphClick(event) {
+  const target = event.target.closest('[data-ply]');
+  if (target) step(Number(target.dataset.ply));
 }
 
 function onKey(event) {
@@ -453,6 +661,8 @@ function fillStrengths(status) {
   }
   select.append(new Option('Seconds per move…', 'time'));
   $('time').max = String(status.max_move_time);
+  $('review-time').max = String(status.max_move_time);
+  $('review-time').value = String(status.default_review_time);
   select.addEventListener('change', () => {
     $('time-label').hidden = select.value !== 'time';
   });
@@ -478,6 +688,9 @@ async function start() {
   $('from-here').addEventListener('click', playFromHere);
   $('analyse').addEventListener('click', analyse);
   $('stop-analysis').addEventListener('click', () => stopAnalysis(true));
+  $('review').addEventListener('click', startReview);
+  $('stop-review').addEventListener('click', stopReview);
+  $('graph').addEventListener('click', onGraphClick);
   $('import').addEventListener('click', importGame);
   $('import-file').addEventListener('change', importFile);
   $('export-record').addEventListener('click', () => exportGame('record'));

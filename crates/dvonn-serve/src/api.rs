@@ -22,40 +22,45 @@ use crate::ServerConfig;
 use crate::assets;
 use crate::error::{ApiError, JsonBody, QueryArgs};
 use crate::game::{GameError, Opponent, Turn, new_game_tags};
+use crate::review;
 use crate::search::{SearchControl, Searcher, capped};
 use crate::sessions::{SearchKind, Session, Sessions};
 use crate::view::{EXPORTS, View, color_name};
 
-/// What the handlers share: the open games, the searches, the limits.
+/// What the handlers share: the open games, the searches, the limits. One
+/// per server, shared by [`router`] and [`sweep_idle_games`].
 #[derive(Debug)]
 pub struct AppState {
     sessions: Mutex<Sessions>,
-    searcher: Arc<Searcher>,
-    config: ServerConfig,
+    pub(crate) searcher: Arc<Searcher>,
+    pub(crate) config: ServerConfig,
 }
 
 impl AppState {
     /// A server with no game open yet, within the limits of `config`.
     pub fn new(config: ServerConfig) -> AppState {
         AppState {
-            sessions: Mutex::new(Sessions::new(config.max_games, config.game_idle)),
+            sessions: Mutex::new(Sessions::new(config.max_games, config.game_idle, config.max_reviews)),
             searcher: Arc::new(Searcher::new(config.max_searches, config.hash_mb, rand::random())),
             config,
         }
     }
 
-    /// Closes every game, stopping their searches.
+    /// Closes every game, stopping their searches: when the server stops.
     pub fn close_all(&self) {
         self.sessions().close_all();
     }
 
-    fn sessions(&self) -> MutexGuard<'_, Sessions> {
+    pub(crate) fn sessions(&self) -> MutexGuard<'_, Sessions> {
         // Every change to the games is made whole under the lock.
         self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
-/// The server's routes: the page, its assets and the API.
+/// The server's routes: the page, its assets and the API, at absolute
+/// paths (`/`, `/assets/...`, `/api/...`, the paths the page asks for).
+/// An `axum` 0.8 router with its state: serve it at the root of a server,
+/// with routes and layers of your own beside it.
 pub fn router(state: Arc<AppState>) -> Router {
     let max_body = state.config.max_body_bytes;
     Router::new()
@@ -68,6 +73,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/stop", post(stop))
         .route("/api/games/{id}/analysis", get(analysis))
+        .route("/api/games/{id}/review", get(review::kept_review).post(review::start_review))
         .route("/api/games/{id}/export", get(export))
         .merge(assets::routes())
         .fallback(|| async { ApiError::not_found("no such page or API endpoint") })
@@ -78,7 +84,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Closes the games left unused too long, every `every`.
+/// Closes the games left unused longer than the configuration's
+/// [`game_idle`](crate::ServerConfig::game_idle), checking every `every`;
+/// runs until dropped. Spawn it beside the [`router`] on the same state.
 pub async fn sweep_idle_games(state: Arc<AppState>, every: Duration) {
     let mut interval = tokio::time::interval(every);
     loop {
@@ -110,14 +118,22 @@ struct Status {
     default_level: &'static str,
     max_move_time: f64,
     max_analysis_time: f64,
+    reviews_running: usize,
+    max_reviews: usize,
+    max_review_time: f64,
+    default_review_time: f64,
     max_body_bytes: usize,
 }
 
 async fn status(State(state): State<Arc<AppState>>) -> Json<Status> {
     let config = &state.config;
+    let (games, reviews_running) = {
+        let sessions = state.sessions();
+        (sessions.len(), sessions.reviews_running())
+    };
     Json(Status {
         version: env!("CARGO_PKG_VERSION"),
-        games: state.sessions().len(),
+        games,
         max_games: config.max_games,
         searches_running: state.searcher.running(),
         max_searches: config.max_searches,
@@ -125,6 +141,10 @@ async fn status(State(state): State<Arc<AppState>>) -> Json<Status> {
         default_level: Level::Club.name(),
         max_move_time: config.max_move_time.as_secs_f64(),
         max_analysis_time: config.max_analysis_time.as_secs_f64(),
+        reviews_running,
+        max_reviews: config.max_reviews,
+        max_review_time: config.max_review_time.as_secs_f64(),
+        default_review_time: review::default_time(config).as_secs_f64(),
         max_body_bytes: config.max_body_bytes,
     })
 }
@@ -166,7 +186,7 @@ struct NewGame {
 }
 
 /// Reads a time in seconds, more than 0 and at most `max`.
-fn seconds(what: &str, seconds: f64, max: Duration) -> Result<Duration, ApiError> {
+pub(crate) fn seconds(what: &str, seconds: f64, max: Duration) -> Result<Duration, ApiError> {
     if !(seconds > 0.0 && seconds <= max.as_secs_f64()) {
         return Err(ApiError::bad_request(format!(
             "{what} {seconds} s: it must be more than 0 and at most {} s",
@@ -306,10 +326,10 @@ async fn play_move(
 
 /// Forgets a search of a game when dropped: when its request ends, however
 /// it ends.
-struct SearchTicket {
-    state: Arc<AppState>,
-    game: String,
-    search: u64,
+pub(crate) struct SearchTicket {
+    pub(crate) state: Arc<AppState>,
+    pub(crate) game: String,
+    pub(crate) search: u64,
 }
 
 impl Drop for SearchTicket {
@@ -435,8 +455,8 @@ impl AnalysisReport {
     }
 }
 
-/// An analysis event.
-fn event(name: &str, data: &impl Serialize) -> Event {
+/// An event of a stream (an analysis, a review).
+pub(crate) fn event(name: &str, data: &impl Serialize) -> Event {
     Event::default().event(name).data(serde_json::to_string(data).unwrap_or_else(|_| "{}".to_string()))
 }
 
@@ -466,13 +486,21 @@ async fn analysis(
     let (events, receiver) = mpsc::unbounded_channel();
     let searcher = Arc::clone(&state.searcher);
     tokio::spawn(run_analysis(searcher, position, time, search.control, events));
-    // The stream owns the ticket: when the client goes away the stream is
-    // dropped, and the search with it.
+    Ok(event_stream(receiver, ticket))
+}
+
+/// The server-sent events `receiver` gets, until its senders are gone.
+/// The stream owns the search's `ticket`: when the client goes away the
+/// stream is dropped, and the search with it.
+pub(crate) fn event_stream(
+    receiver: mpsc::UnboundedReceiver<Event>,
+    ticket: SearchTicket,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let stream = futures_util::stream::unfold((receiver, ticket), |(mut receiver, ticket)| async move {
         let event = receiver.recv().await?;
         Some((Ok(event), (receiver, ticket)))
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(1))))
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)))
 }
 
 /// Analyses `position` for `time` at most, sending an `info` event per

@@ -23,7 +23,7 @@ const POLICY: &str =
     "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The routes of the page (`/`) and its files (`/assets/{name}`).
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new().route("/", get(index)).route("/assets/{name}", get(file))
 }
 

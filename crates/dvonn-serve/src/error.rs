@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 
 /// An answer other than success.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
     /// What went wrong, for a person.
@@ -20,37 +20,37 @@ pub struct ApiError {
 
 impl ApiError {
     /// An error with `status`.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError { status, message: message.into() }
     }
 
     /// 400: the request cannot be read.
-    pub fn bad_request(message: impl Into<String>) -> ApiError {
+    pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
     /// 404: no such thing.
-    pub fn not_found(message: impl Into<String>) -> ApiError {
+    pub(crate) fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
     }
 
     /// 409: not now (another search runs, not the player's turn).
-    pub fn conflict(message: impl Into<String>) -> ApiError {
+    pub(crate) fn conflict(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, message)
     }
 
     /// 422: well-formed, but against the rules.
-    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+    pub(crate) fn unprocessable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
     /// 503: the server is too busy or short of memory.
-    pub fn unavailable(message: impl Into<String>) -> ApiError {
+    pub(crate) fn unavailable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
     /// 500: a fault of the server.
-    pub fn internal(message: impl Into<String>) -> ApiError {
+    pub(crate) fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 }
@@ -71,7 +71,7 @@ impl IntoResponse for ApiError {
 /// over the size limit, bad JSON, unknown fields) is an [`ApiError`] with
 /// axum's status and explanation.
 #[derive(Debug)]
-pub struct JsonBody<T>(pub T);
+pub(crate) struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
@@ -86,7 +86,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
 
 /// The query string read as `T`, its rejection an [`ApiError`].
 #[derive(Debug)]
-pub struct QueryArgs<T>(pub T);
+pub(crate) struct QueryArgs<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryArgs<T> {
     type Rejection = ApiError;

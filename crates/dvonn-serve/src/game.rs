@@ -12,7 +12,7 @@ use crate::sessions::Session;
 
 /// The engine a game is played against.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opponent {
+pub(crate) struct Opponent {
     /// The engine's colour.
     pub color: Color,
     /// Its configuration (threads, table and seed are the server's).
@@ -25,13 +25,13 @@ pub struct Opponent {
 
 impl Opponent {
     /// The engine of `level`, playing `color`.
-    pub fn level(color: Color, level: Level) -> Opponent {
+    pub(crate) fn level(color: Color, level: Level) -> Opponent {
         let name = format!("dvonn-ai {} ({level})", env!("CARGO_PKG_VERSION"));
         Opponent { color, config: level.config(), limits: level.limits(), name }
     }
 
     /// The strongest engine with `time` per move, playing `color`.
-    pub fn timed(color: Color, time: Duration) -> Opponent {
+    pub(crate) fn timed(color: Color, time: Duration) -> Opponent {
         let name = format!("dvonn-ai {} ({} s/move)", env!("CARGO_PKG_VERSION"), time.as_secs_f64());
         Opponent { color, config: Level::Master.config(), limits: Limits::move_time(time), name }
     }
@@ -39,7 +39,7 @@ impl Opponent {
 
 /// The tags of the record of a new game against `opponent` (`None`: the
 /// person plays both sides): the event, today's date and the players.
-pub fn new_game_tags(opponent: Option<&Opponent>) -> Vec<(String, String)> {
+pub(crate) fn new_game_tags(opponent: Option<&Opponent>) -> Vec<(String, String)> {
     let mut tags = vec![("Event".to_string(), "dvonn serve".to_string()), ("Date".to_string(), today())];
     if let Some(opponent) = opponent {
         for color in Color::BOTH {
@@ -59,7 +59,7 @@ fn today() -> String {
 /// Whose turn it is in a position of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Turn {
+pub(crate) enum Turn {
     /// The person's (always, when the person plays both sides).
     You,
     /// The engine's.
@@ -70,7 +70,7 @@ pub enum Turn {
 
 /// Why a request cannot change the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
+pub(crate) enum GameError {
     /// A ply after the last one.
     #[error("ply {ply} is past the end of the game ({plies} plies)")]
     PastTheEnd {
@@ -97,7 +97,7 @@ pub enum GameError {
 
 impl Session {
     /// `ply`, or the end of the game when `None`, checked.
-    pub fn checked_ply(&self, ply: Option<usize>) -> Result<usize, GameError> {
+    pub(crate) fn checked_ply(&self, ply: Option<usize>) -> Result<usize, GameError> {
         let plies = self.game.len();
         match ply {
             None => Ok(plies),
@@ -107,7 +107,7 @@ impl Session {
     }
 
     /// Whose turn it is after `ply` plies (a checked ply).
-    pub fn turn(&self, ply: usize) -> Turn {
+    pub(crate) fn turn(&self, ply: usize) -> Turn {
         let position = &self.game.positions()[ply];
         match &self.opponent {
             _ if position.is_game_over() => Turn::Over,
@@ -118,7 +118,7 @@ impl Session {
 
     /// Plays the person's move `mv` after `ply` plies, dropping the moves
     /// after it (and a resignation the game ended with).
-    pub fn play_yours(&mut self, ply: usize, mv: Move) -> Result<(), GameError> {
+    pub(crate) fn play_yours(&mut self, ply: usize, mv: Move) -> Result<(), GameError> {
         let ply = self.checked_ply(Some(ply))?;
         if self.turn(ply) == Turn::Engine {
             return Err(GameError::NotYourTurn);
@@ -129,7 +129,7 @@ impl Session {
     }
 
     /// Plays the engine's move at the end of the game.
-    pub fn play_engine(&mut self, mv: Move) -> Result<(), GameError> {
+    pub(crate) fn play_engine(&mut self, mv: Move) -> Result<(), GameError> {
         self.play(mv, Author::Program)
     }
 
@@ -140,7 +140,7 @@ impl Session {
 
     /// Takes back the person's last move and the engine's replies to it;
     /// when the person plays both sides, the last move.
-    pub fn undo(&mut self) -> Result<(), GameError> {
+    pub(crate) fn undo(&mut self) -> Result<(), GameError> {
         let undone = match self.opponent {
             Some(_) => self.game.undo(Author::Person),
             None => match self.game.len().checked_sub(1) {
@@ -155,7 +155,7 @@ impl Session {
     }
 
     /// The game as a game record, with its tags and result.
-    pub fn record(&self) -> GameRecord {
+    pub(crate) fn record(&self) -> GameRecord {
         let mut record = GameRecord::from(&self.game);
         record.tags = self.tags.clone();
         record

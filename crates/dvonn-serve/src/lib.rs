@@ -6,8 +6,32 @@
 //! the page adds the clicks, the highlighted targets and the panels. The
 //! server embeds the libraries of the workspace through their public API
 //! only, like the examples. [`run`] serves until Ctrl-C, as the `dvonn`
-//! command does; [`router`] gives the routes, to serve them otherwise or to
-//! test them in-process.
+//! command does.
+//!
+//! To serve the page from a server of your own (TLS, authentication,
+//! routes of your own beside it), or to test it in-process: [`router`]
+//! gives the routes on an [`AppState`], [`sweep_idle_games`] closes the
+//! games left idle, and [`AppState::close_all`] stops every search at the
+//! end. `axum` (0.8) is then a public dependency.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//!
+//! use dvonn_serve::{AppState, ServerConfig, router, sweep_idle_games};
+//!
+//! #[tokio::main]
+//! async fn main() -> std::io::Result<()> {
+//!     let state = Arc::new(AppState::new(ServerConfig::default()));
+//!     let sweeper = tokio::spawn(sweep_idle_games(Arc::clone(&state), Duration::from_secs(60)));
+//!     let app = router(Arc::clone(&state)).route("/health", axum::routing::get(|| async { "ok" }));
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//!     let served = axum::serve(listener, app).await;
+//!     sweeper.abort();
+//!     state.close_all();
+//!     served
+//! }
+//! ```
 //!
 //! # The API
 //!
@@ -28,6 +52,8 @@
 //! | `POST /api/games/{id}/undo` | takes back the player's last move and the engine's replies (the last move when the player plays both sides) |
 //! | `POST /api/games/{id}/stop` | stops the game's search: the engine plays the best move found so far, an analysis ends |
 //! | `GET /api/games/{id}/analysis?ply=N&time=S` | server-sent events: `info` after each iteration (score, `exact`, principal variation), then `done` |
+//! | `POST /api/games/{id}/review?time=S` | reviews the whole game, `S` seconds per position (default 0.5): server-sent events, `ply` as each ply is judged (from the last back), then `done` with the review |
+//! | `GET /api/games/{id}/review` | the game's last review: every ply judged, a summary per player and the evaluation graph (SVG) |
 //! | `GET /api/games/{id}/export?format=record\|lg` | the game as a game record or a Little Golem transcript |
 //!
 //! # Limits
@@ -35,9 +61,12 @@
 //! [`ServerConfig`] bounds what a client can ask for: the body of a
 //! request, the number of games open (the least recently used idle one is
 //! closed to make room), the searches running at once (more wait their
-//! turn), and the time of each search. A search belongs to the request that
-//! started it: when the client goes away (a closed tab, a stopped browser)
-//! the request is dropped and its search stopped.
+//! turn), the time of each search, and the reviews running at once and
+//! their time. A search belongs to the request that started it: when the
+//! client goes away (a closed tab, a stopped browser) the request is
+//! dropped and its search stopped. A game has one search at most (a new
+//! analysis or review stops the one running) and keeps one review, its
+//! last, until its moves change.
 
 #![deny(missing_docs)]
 
@@ -45,6 +74,7 @@ mod api;
 mod assets;
 mod error;
 mod game;
+mod review;
 mod search;
 mod sessions;
 mod view;
@@ -54,7 +84,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use api::{AppState, router};
+pub use api::{AppState, router, sweep_idle_games};
 
 /// The crate README's example, compiled as a doctest.
 #[doc = include_str!("../README.md")]
@@ -86,7 +116,21 @@ pub enum ServeError {
 }
 
 /// What clients may ask of the server.
+///
+/// New limits may be added in any release: start from
+/// [`ServerConfig::default`] and chain the `with_*` setters (or set the
+/// fields of a mutable value).
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use dvonn_serve::ServerConfig;
+///
+/// let config = ServerConfig::default().with_max_searches(2).with_max_review_time(Duration::from_secs(120));
+/// assert_eq!((config.max_searches, config.max_review_time.as_secs()), (2, 120));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ServerConfig {
     /// Games open at once; a new one closes the least recently used game
     /// that is not searching.
@@ -100,6 +144,11 @@ pub struct ServerConfig {
     pub max_move_time: Duration,
     /// The longest analysis.
     pub max_analysis_time: Duration,
+    /// Games reviewed at once; a review beyond them is refused.
+    pub max_reviews: usize,
+    /// The longest review, its wait for a search slot included: a review
+    /// is stopped then, keeping the plies it finished.
+    pub max_review_time: Duration,
     /// The largest request body, in bytes.
     pub max_body_bytes: usize,
     /// Transposition table of each engine, in MiB.
@@ -108,18 +157,87 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     /// Limits for a person's machine: a search per core (at most four), a
-    /// minute per search, 64 games, 256 KiB per request.
+    /// minute per search, half the searches for reviews (at least one) and
+    /// ten minutes per review, 64 games, 256 KiB per request.
     fn default() -> ServerConfig {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let max_searches = cores.clamp(1, 4);
         ServerConfig {
             max_games: 64,
             game_idle: Duration::from_secs(3600),
-            max_searches: cores.clamp(1, 4),
+            max_searches,
             max_move_time: Duration::from_secs(60),
             max_analysis_time: Duration::from_secs(60),
+            max_reviews: (max_searches / 2).max(1),
+            max_review_time: Duration::from_secs(600),
             max_body_bytes: 256 << 10,
             hash_mb: 32,
         }
+    }
+}
+
+impl ServerConfig {
+    /// Sets the games open at once.
+    #[must_use]
+    pub const fn with_max_games(mut self, max_games: usize) -> ServerConfig {
+        self.max_games = max_games;
+        self
+    }
+
+    /// Sets how long an unused game stays open.
+    #[must_use]
+    pub const fn with_game_idle(mut self, game_idle: Duration) -> ServerConfig {
+        self.game_idle = game_idle;
+        self
+    }
+
+    /// Sets the searches running at once.
+    #[must_use]
+    pub const fn with_max_searches(mut self, max_searches: usize) -> ServerConfig {
+        self.max_searches = max_searches;
+        self
+    }
+
+    /// Sets the longest time per engine move.
+    #[must_use]
+    pub const fn with_max_move_time(mut self, max_move_time: Duration) -> ServerConfig {
+        self.max_move_time = max_move_time;
+        self
+    }
+
+    /// Sets the longest analysis.
+    #[must_use]
+    pub const fn with_max_analysis_time(mut self, max_analysis_time: Duration) -> ServerConfig {
+        self.max_analysis_time = max_analysis_time;
+        self
+    }
+
+    /// Sets the games reviewed at once.
+    #[must_use]
+    pub const fn with_max_reviews(mut self, max_reviews: usize) -> ServerConfig {
+        self.max_reviews = max_reviews;
+        self
+    }
+
+    /// Sets the longest review.
+    #[must_use]
+    pub const fn with_max_review_time(mut self, max_review_time: Duration) -> ServerConfig {
+        self.max_review_time = max_review_time;
+        self
+    }
+
+    /// Sets the largest request body, in bytes.
+    #[must_use]
+    pub const fn with_max_body_bytes(mut self, max_body_bytes: usize) -> ServerConfig {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// Sets the transposition table of each engine, in MiB.
+    #[must_use]
+    pub const fn with_hash_mb(mut self, hash_mb: usize) -> ServerConfig {
+        self.hash_mb = hash_mb;
+        self
     }
 }
 

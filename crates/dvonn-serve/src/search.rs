@@ -1,7 +1,9 @@
 //! Engine searches for the games: at most so many at once (the others wait
 //! for a slot), each on a blocking thread with an engine from a small pool,
 //! each stoppable through its [`SearchControl`], and each stopped when the
-//! future waiting for it is dropped (its client went away).
+//! future waiting for it is dropped (its client went away). A search is one
+//! search of a position ([`Searcher::run`]) or any work with an engine that
+//! its stop handle ends ([`Searcher::run_with_engine`]: a game review).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,7 +18,7 @@ use crate::error::ApiError;
 /// Stops one search, whether it is waiting for a slot, running, or not
 /// started yet. Clones stop the same search.
 #[derive(Clone, Debug, Default)]
-pub struct SearchControl(Arc<Mutex<ControlState>>);
+pub(crate) struct SearchControl(Arc<Mutex<ControlState>>);
 
 #[derive(Debug, Default)]
 struct ControlState {
@@ -28,7 +30,7 @@ struct ControlState {
 impl SearchControl {
     /// Stops the search: an engine move is played at once (the best found
     /// so far), an analysis ends.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         let mut state = self.lock();
         state.stopped = true;
         if let Some(engine) = &state.engine {
@@ -38,7 +40,7 @@ impl SearchControl {
 
     /// Whether [`stop`](SearchControl::stop) was called.
     #[cfg(test)]
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.lock().stopped
     }
 
@@ -86,7 +88,7 @@ impl Drop for StopOnDrop {
 }
 
 /// `limits` with a time limit of at most `max`.
-pub fn capped(limits: Limits, max: Duration) -> Limits {
+pub(crate) fn capped(limits: Limits, max: Duration) -> Limits {
     let move_time = limits.move_time.map_or(max, |time| time.min(max));
     limits.with_move_time(move_time)
 }
@@ -109,7 +111,7 @@ impl Drop for Counted<'_> {
 
 /// Runs the searches of every game.
 #[derive(Debug)]
-pub struct Searcher {
+pub(crate) struct Searcher {
     slots: Arc<Semaphore>,
     /// Engines between searches, oldest first.
     idle: Mutex<Vec<Engine>>,
@@ -122,7 +124,7 @@ pub struct Searcher {
 impl Searcher {
     /// Runs up to `max_searches` searches at once, with engines of
     /// `hash_mb` MiB tables seeded with `seed`.
-    pub fn new(max_searches: usize, hash_mb: usize, seed: u64) -> Searcher {
+    pub(crate) fn new(max_searches: usize, hash_mb: usize, seed: u64) -> Searcher {
         let max_searches = max_searches.max(1);
         Searcher {
             slots: Arc::new(Semaphore::new(max_searches)),
@@ -135,7 +137,7 @@ impl Searcher {
     }
 
     /// The searches running now (not those waiting for a slot).
-    pub fn running(&self) -> usize {
+    pub(crate) fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
 
@@ -143,7 +145,7 @@ impl Searcher {
     /// engine of `config` (one thread; the table size and seed are the
     /// server's), calling `on_iteration` after each iteration. Dropping the
     /// future stops the search.
-    pub async fn run(
+    pub(crate) async fn run(
         self: &Arc<Self>,
         position: Position,
         config: EngineConfig,
@@ -151,6 +153,20 @@ impl Searcher {
         control: SearchControl,
         mut on_iteration: impl FnMut(&SearchInfo) + Send + 'static,
     ) -> Result<SearchResult, ApiError> {
+        self.run_with_engine(config, control, move |engine| engine.search(&position, &limits, &mut on_iteration)).await
+    }
+
+    /// Waits for a slot, then runs `job` on a blocking thread with an
+    /// engine of `config` (one thread; the table size and seed are the
+    /// server's). `control` stops the job through the engine's
+    /// [`stop_handle`](Engine::stop_handle), which the job must heed.
+    /// Dropping the future stops the job.
+    pub(crate) async fn run_with_engine<T: Send + 'static>(
+        self: &Arc<Self>,
+        config: EngineConfig,
+        control: SearchControl,
+        job: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
         let stop_when_dropped = StopOnDrop(Some(control.clone()));
         let slot = Arc::clone(&self.slots)
             .acquire_owned()
@@ -163,10 +179,11 @@ impl Searcher {
             let mut engine = searcher.take_engine(&config)?;
             control.attach(engine.stop_handle());
             let counted = Counted::new(&searcher.running);
-            let result = engine.search(&position, &limits, &mut on_iteration);
+            let result = job(&mut engine);
             drop(counted);
             // A stop that came after the search ended would end the
-            // engine's next search at once: such an engine is not reused.
+            // engine's next search at once (and a stopped job may leave
+            // the handle stopped): such an engine is not reused.
             if !control.detach() {
                 searcher.keep_engine(engine);
             }

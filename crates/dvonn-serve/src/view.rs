@@ -2,7 +2,7 @@
 
 use dvonn_core::{Author, Color, Move, Outcome, Phase};
 use dvonn_notation::diagram::status;
-use dvonn_notation::svg::{LastMove, svg};
+use dvonn_notation::svg::{LastMove, svg_with_best};
 use dvonn_notation::{Format, write};
 use serde::Serialize;
 
@@ -10,10 +10,10 @@ use crate::game::Turn;
 use crate::sessions::{SearchKind, Session};
 
 /// The formats a game is exported in.
-pub const EXPORTS: [Format; 2] = [Format::Record, Format::LittleGolem];
+pub(crate) const EXPORTS: [Format; 2] = [Format::Record, Format::LittleGolem];
 
 /// `white` or `black`.
-pub fn color_name(color: Color) -> &'static str {
+pub(crate) fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
@@ -32,7 +32,7 @@ fn author_name(author: Author) -> &'static str {
 
 /// A game as the page sees it after one of its plies.
 #[derive(Clone, Debug, Serialize)]
-pub struct View {
+pub(crate) struct View {
     /// The game's id.
     pub id: String,
     /// The person's colour: `white`, `black` or `both`.
@@ -52,7 +52,8 @@ pub struct View {
     /// The position shown (a position string).
     pub position: String,
     /// The position drawn as `dvonn render` draws it, with the move that
-    /// led to it and the stacks that move removed.
+    /// led to it and the stacks that move removed, and the engine's choice
+    /// from the game's review as a blue arrow (class `best`).
     pub svg: String,
     /// The side to move: `white` or `black`.
     pub side: &'static str,
@@ -69,6 +70,10 @@ pub struct View {
     pub result: Option<String>,
     /// The search running for the game.
     pub searching: Option<SearchKind>,
+    /// Whether the game's moves have a review (`GET /api/games/{id}/review`).
+    pub reviewed: bool,
+    /// The engine's choice in the position shown, from the game's review.
+    pub engine_move: Option<String>,
     /// The formats the game can be exported in (`record`, `lg`: a Little
     /// Golem transcript starts from the empty board).
     pub exports: Vec<&'static str>,
@@ -76,7 +81,7 @@ pub struct View {
 
 /// A move in the move list.
 #[derive(Clone, Debug, Serialize)]
-pub struct MoveView {
+pub(crate) struct MoveView {
     /// The move (`E3`, `C3E3`, `PASS`).
     #[serde(rename = "move")]
     pub text: String,
@@ -88,7 +93,7 @@ pub struct MoveView {
 
 /// The pieces each player owns.
 #[derive(Clone, Copy, Debug, Serialize)]
-pub struct Score {
+pub(crate) struct Score {
     /// White's pieces.
     pub white: u32,
     /// Black's pieces.
@@ -98,7 +103,7 @@ pub struct Score {
 impl Session {
     /// What the page shows after `ply` plies (a checked ply) of the game
     /// `id`.
-    pub fn view(&self, id: &str, ply: usize) -> View {
+    pub(crate) fn view(&self, id: &str, ply: usize) -> View {
         let game = &self.game;
         let position = &game.positions()[ply];
         let last_move = ply
@@ -117,6 +122,7 @@ impl Session {
         // A resignation ends the game after its last ply only.
         let outcome = if ply == game.len() { game.outcome() } else { position.outcome() };
         let record = self.record();
+        let engine_move = self.review.as_ref().and_then(|kept| kept.engine_move(ply));
         View {
             id: id.to_string(),
             you: match &self.opponent {
@@ -130,7 +136,7 @@ impl Session {
             plies: game.len(),
             ply,
             position: position.to_string(),
-            svg: svg(position, last_move.as_ref(), &[status(position)]),
+            svg: svg_with_best(position, last_move.as_ref(), engine_move, &[status(position)]),
             side: color_name(position.side_to_move()),
             phase: match position.phase() {
                 Phase::Placement => "placement",
@@ -150,6 +156,8 @@ impl Session {
                 (Outcome::Unfinished, _) => None,
             },
             searching: self.searching(),
+            reviewed: self.review.is_some(),
+            engine_move: engine_move.map(|mv| mv.to_string()),
             exports: EXPORTS
                 .into_iter()
                 .filter(|format| write(&record, *format).is_ok())

@@ -1,8 +1,8 @@
 //! The server of `dvonn serve`: every endpoint of the API over HTTP
 //! requests, good and bad (malformed positions and moves, illegal moves,
-//! oversized bodies, unknown games), and searches stopped midway or left by
-//! their client. (The `dvonn` command's tests run the real binary on a
-//! port.)
+//! oversized bodies, unknown games), searches stopped midway or left by
+//! their client, and game reviews within their bounds. (The `dvonn`
+//! command's tests run the real binary on a port.)
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,7 +22,7 @@ use tower::ServiceExt;
 
 /// A server in this process, with small limits.
 fn server() -> Router {
-    server_with(ServerConfig { max_searches: 2, hash_mb: 4, ..ServerConfig::default() })
+    server_with(ServerConfig::default().with_max_searches(2).with_hash_mb(4))
 }
 
 fn server_with(config: ServerConfig) -> Router {
@@ -71,18 +71,24 @@ async fn searches_running(app: &Router) -> u64 {
     ok(app, "GET", "/api/status", None, StatusCode::OK).await["searches_running"].as_u64().unwrap()
 }
 
-/// Waits until `count` searches run (at most `limit`); panics otherwise.
-async fn wait_for_searches(app: &Router, count: u64, limit: Duration) {
+/// How long a change expected within milliseconds may take on a busy
+/// machine: half the minute an engine move or an analysis of the tests
+/// thinks when nothing stops it.
+const GENEROUS: Duration = Duration::from_secs(30);
+
+/// Waits until `count` searches run (at most [`GENEROUS`]); panics
+/// otherwise.
+async fn wait_for_searches(app: &Router, count: u64) {
     let start = Instant::now();
     while searches_running(app).await != count {
-        assert!(start.elapsed() < limit, "not {count} searches running after {limit:?}");
+        assert!(start.elapsed() < GENEROUS, "not {count} searches running after {GENEROUS:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-/// Waits until no search runs (at most `limit`); panics otherwise.
-async fn wait_for_no_search(app: &Router, limit: Duration) {
-    wait_for_searches(app, 0, limit).await;
+/// Waits until no search runs (at most [`GENEROUS`]); panics otherwise.
+async fn wait_for_no_search(app: &Router) {
+    wait_for_searches(app, 0).await;
 }
 
 /// The events of a server-sent event stream: `(name, data)`, read until the
@@ -111,9 +117,26 @@ async fn read_events(body: &mut Body, mut until: impl FnMut(&str, &Value) -> boo
     events
 }
 
+/// Asks for the engine's move in the game at `game`, in a task of its own;
+/// the task ends with the status and the answer.
+fn ask_engine_move(app: &Router, game: &str) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let (app, uri) = (app.clone(), format!("{game}/engine-move"));
+    tokio::spawn(async move { call(&app, "POST", &uri, None).await })
+}
+
 /// Opens an analysis stream.
 async fn open_analysis(app: &Router, uri: &str) -> Body {
-    let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    open_stream(app, "GET", uri).await
+}
+
+/// Opens a review stream.
+async fn open_review(app: &Router, uri: &str) -> Body {
+    open_stream(app, "POST", uri).await
+}
+
+/// Opens a stream of server-sent events.
+async fn open_stream(app: &Router, method: &str, uri: &str) -> Body {
+    let request = Request::builder().method(method).uri(uri).body(Body::empty()).unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK, "{uri}");
     assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
@@ -147,6 +170,8 @@ async fn the_status_tells_the_limits_and_the_load() {
     assert_eq!(status["levels"], json!(["beginner", "casual", "club", "expert", "master"]));
     assert_eq!(status["max_searches"], 2);
     assert_eq!(status["games"], 0);
+    assert_eq!((status["max_reviews"].as_u64(), status["reviews_running"].as_u64()), (Some(1), Some(0)));
+    assert_eq!((status["max_review_time"].as_f64(), status["default_review_time"].as_f64()), (Some(600.0), Some(0.5)));
     new_game(&app, json!({})).await;
     assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["games"], 1);
 }
@@ -231,7 +256,7 @@ async fn bad_new_games_are_refused() {
 
 #[tokio::test]
 async fn an_oversized_body_is_refused_and_the_server_goes_on() {
-    let app = server_with(ServerConfig { max_body_bytes: 1024, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_body_bytes(1024));
     let text = "E3 ".repeat(1000);
     fails(
         &app,
@@ -258,6 +283,8 @@ async fn unknown_games_are_404_on_every_endpoint() {
         ("POST", "/undo", None),
         ("POST", "/stop", None),
         ("GET", "/analysis", None),
+        ("POST", "/review", None),
+        ("GET", "/review", None),
         ("GET", "/export", None),
     ] {
         fails(&app, method, &format!("{missing}{suffix}"), body, StatusCode::NOT_FOUND, "no game").await;
@@ -440,7 +467,7 @@ async fn imports_every_format() {
 
 #[tokio::test]
 async fn a_full_server_closes_its_least_recently_used_game() {
-    let app = server_with(ServerConfig { max_games: 2, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_games(2));
     let first = id(&new_game(&app, json!({})).await);
     let second = id(&new_game(&app, json!({})).await);
     ok(&app, "GET", &format!("/api/games/{first}"), None, StatusCode::OK).await;
@@ -466,7 +493,7 @@ async fn an_analysis_streams_its_iterations_and_proves_an_endgame() {
     assert!(done.1["exact"].as_bool().unwrap(), "{done:?}");
     assert!(done.1["best"].is_string() && !done.1["pv"].as_array().unwrap().is_empty(), "{done:?}");
     assert_eq!(done.1["side"], "white");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 
     let game = format!("/api/games/{}", id(&view));
     fails(&app, "GET", &format!("{game}/analysis?time=0"), None, StatusCode::BAD_REQUEST, "more than 0").await;
@@ -482,7 +509,7 @@ async fn a_placement_analysis_reports_as_it_goes() {
     let mut body = open_analysis(&app, &uri).await;
     let events = read_events(&mut body, |name, _| name == "done").await;
     let infos = events.iter().filter(|(name, _)| name == "info").count();
-    assert!(infos >= 2, "Monte-Carlo searches of doubling time, each reported: {events:?}");
+    assert!(infos >= 2, "every iteration of the placement search reported: {events:?}");
     assert_eq!(events.last().unwrap().0, "done");
 }
 
@@ -491,22 +518,18 @@ async fn an_engine_move_stopped_midway_is_played_at_once() {
     let app = server();
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 2})).await;
     let game = format!("/api/games/{}", id(&view));
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    let thinking = ask_engine_move(&app, &game);
+    wait_for_searches(&app, 1).await;
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "engine");
     fails(&app, "POST", &format!("{game}/engine-move"), None, StatusCode::CONFLICT, "thinking").await;
     fails(&app, "GET", &format!("{game}/analysis"), None, StatusCode::CONFLICT, "thinking").await;
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let (status, view) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    // Unstopped, the engine would think for a minute.
+    let (status, view) = tokio::time::timeout(GENEROUS, thinking).await.expect("stopped").unwrap();
     assert_eq!(status, StatusCode::OK, "{view}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
     assert_eq!((view["plies"].as_u64(), view["turn"].as_str()), (Some(1), Some("you")));
     assert_eq!(view["searching"], Value::Null);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -518,12 +541,11 @@ async fn an_analysis_stopped_midway_reports_and_ends() {
     let first = read_events(&mut body, |_, _| true).await;
     assert_eq!(first[0].0, "info");
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "analysis");
-    let asked = Instant::now();
     assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    // Unstopped, the analysis would go on for a minute.
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.expect("stopped");
     assert_eq!(rest.last().unwrap().0, "done", "{rest:?}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "stopped after {:?}", asked.elapsed());
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -535,16 +557,21 @@ async fn a_client_that_goes_away_leaves_no_search_running() {
     read_events(&mut body, |_, _| true).await;
     assert_eq!(searches_running(&app).await, 1);
     drop(body);
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!(view["searching"], Value::Null);
 
     // An engine move whose request is dropped.
     let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 9})).await;
     let uri = format!("/api/games/{}/engine-move", id(&view));
-    let abandoned = tokio::time::timeout(Duration::from_millis(500), call(&app, "POST", &uri, None)).await;
-    assert!(abandoned.is_err(), "the engine was still thinking");
-    wait_for_no_search(&app, Duration::from_secs(5)).await;
+    let thinking = {
+        let app = app.clone();
+        tokio::spawn(async move { call(&app, "POST", &uri, None).await })
+    };
+    wait_for_searches(&app, 1).await;
+    thinking.abort();
+    assert!(thinking.await.unwrap_err().is_cancelled(), "the engine was still thinking");
+    wait_for_no_search(&app).await;
     let view = ok(&app, "GET", &format!("/api/games/{}", id(&view)), None, StatusCode::OK).await;
     assert_eq!((view["plies"].as_u64(), view["searching"].as_str()), (Some(0), None));
 }
@@ -558,21 +585,18 @@ async fn undo_and_moves_drop_a_running_search() {
     read_events(&mut body, |_, _| true).await;
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-    let rest = tokio::time::timeout(Duration::from_secs(10), read_events(&mut body, |_, _| false)).await.unwrap();
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
     assert_eq!(rest.last().unwrap().0, "done", "the analysis of the old position ended");
 
     let view = new_game(&app, json!({"you": "white", "time": 60, "setup": "random", "seed": 4})).await;
     let game = format!("/api/games/{}", id(&view));
     let mv = view["legal"][0].clone();
     ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
-    let thinking = {
-        let (app, game) = (app.clone(), game.clone());
-        tokio::spawn(async move { call(&app, "POST", &format!("{game}/engine-move"), None).await })
-    };
-    wait_for_searches(&app, 1, Duration::from_secs(10)).await;
+    let thinking = ask_engine_move(&app, &game);
+    wait_for_searches(&app, 1).await;
     let view = ok(&app, "POST", &format!("{game}/undo"), None, StatusCode::OK).await;
     assert_eq!(view["plies"], 0);
-    let (status, answer) = tokio::time::timeout(Duration::from_secs(10), thinking).await.unwrap().unwrap();
+    let (status, answer) = tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap();
     assert_eq!(status, StatusCode::CONFLICT, "{answer}");
     assert!(answer["error"].as_str().unwrap().contains("dropped"));
     assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["plies"], 0);
@@ -580,7 +604,7 @@ async fn undo_and_moves_drop_a_running_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn searches_beyond_the_limit_wait_their_turn() {
-    let app = server_with(ServerConfig { max_searches: 1, hash_mb: 4, ..ServerConfig::default() });
+    let app = server_with(ServerConfig::default().with_max_searches(1).with_hash_mb(4));
     let mut streams = Vec::new();
     for seed in [1, 2] {
         let view = new_game(&app, json!({"you": "both", "setup": "random", "seed": seed})).await;
@@ -593,4 +617,198 @@ async fn searches_beyond_the_limit_wait_their_turn() {
         assert_eq!(events.last().unwrap().0, "done");
     }
     assert!(most <= 1);
+}
+
+/// A game whose blunder is known: White wins by 6 with C3D4 (proven), but
+/// plays C3C4, and Black ends the game with F4E4, 7-10.
+const THROWN_WIN: &str = "[Setup \"position\"]\n\
+    [Position \"W4.DD...../.W2B2W5B...../DB2W......../........../......... w m\"]\n\n1. C3C4 F4E4\n";
+
+/// Imports `text` as a game of both sides; returns its address.
+async fn import(app: &Router, text: &str) -> String {
+    let view = ok(app, "POST", "/api/games/import", Some(json!({ "text": text })), StatusCode::CREATED).await;
+    format!("/api/games/{}", id(&view))
+}
+
+/// Reviews the game at `game` to its end; returns the `ply` events and the
+/// `done` event's review.
+async fn review_to_the_end(app: &Router, game: &str, query: &str) -> (Vec<Value>, Value) {
+    let mut body = open_review(app, &format!("{game}/review{query}")).await;
+    let events = tokio::time::timeout(Duration::from_secs(60), read_events(&mut body, |_, _| false)).await.unwrap();
+    let (last, plies) = events.split_last().expect("events");
+    assert_eq!(last.0, "done", "{events:?}");
+    assert!(plies.iter().all(|(name, _)| name == "ply"), "{events:?}");
+    (plies.iter().map(|(_, data)| data.clone()).collect(), last.1.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_finds_the_blunder_and_draws_the_better_move() {
+    let app = server();
+    let game = import(&app, THROWN_WIN).await;
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+    let (progress, review) = review_to_the_end(&app, &game, "?time=2").await;
+    // From the last ply back to the first.
+    let judged: Vec<(u64, u64)> =
+        progress.iter().map(|p| (p["ply"]["ply"].as_u64().unwrap(), p["reviewed"].as_u64().unwrap())).collect();
+    assert_eq!(judged, [(1, 1), (0, 2)]);
+    assert!(progress.iter().all(|p| p["total"] == 2));
+    assert_eq!((&review["complete"], &review["cut"], &review["time"]), (&json!(true), &Value::Null, &json!(2.0)));
+    let blunder = &review["plies"][0];
+    assert_eq!(
+        (&blunder["move"], &blunder["mark"], &blunder["best"]),
+        (&json!("C3C4"), &json!("blunder"), &json!("C3D4"))
+    );
+    assert_eq!(
+        (&blunder["eval_before"], &blunder["eval_after"], &blunder["loss"]),
+        (&json!(6.0), &json!(-3.0), &json!(9.0))
+    );
+    assert_eq!(review["summary"]["white"]["blunders"], 1);
+    let graph = review["graph"].as_str().unwrap();
+    assert!(graph.starts_with("<svg") && graph.contains(r#"class="mark blunder" data-ply="0""#), "{graph}");
+    assert_eq!(graph.matches(r#"class="ply""#).count(), 2);
+    // Kept with the game: its address, and the engine's move on the board.
+    assert_eq!(ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await, review);
+    let start = ok(&app, "GET", &format!("{game}?ply=0"), None, StatusCode::OK).await;
+    assert_eq!((&start["reviewed"], &start["engine_move"]), (&json!(true), &json!("C3D4")));
+    assert!(start["svg"].as_str().unwrap().contains(r#"<line class="best" data-move="C3D4""#));
+    let end = ok(&app, "GET", &game, None, StatusCode::OK).await;
+    assert_eq!(end["engine_move"], Value::Null, "the game is over");
+    assert!(!end["svg"].as_str().unwrap().contains(r#"class="best""#));
+    // A move from the start changes the game: the review is forgotten.
+    let view =
+        ok(&app, "POST", &format!("{game}/moves"), Some(json!({"move": "C3D4", "ply": 0})), StatusCode::OK).await;
+    assert_eq!((&view["reviewed"], &view["engine_move"]), (&json!(false), &Value::Null));
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_random_game_is_reviewed_ply_by_ply() {
+    let app = server();
+    let record = random_game(21);
+    let plies = record.replay().unwrap().len();
+    let game = import(&app, &record.to_string()).await;
+    let (progress, review) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(progress.len(), plies);
+    assert_eq!((review["game_length"].as_u64(), review["movement_from"].as_u64()), (Some(plies as u64), Some(49)));
+    let entries = review["plies"].as_array().unwrap();
+    assert_eq!(entries.len(), plies);
+    for (ply, entry) in entries.iter().enumerate() {
+        for field in ["ply", "move", "eval_before", "eval_after", "best", "engine_move", "loss", "mark"] {
+            assert!(entry.get(field).is_some(), "ply {ply}: no {field}");
+        }
+        assert_eq!(entry["move"], record.moves[ply].to_string());
+        let view = ok(&app, "GET", &format!("{game}?ply={ply}"), None, StatusCode::OK).await;
+        assert_eq!(view["engine_move"], entry["engine_move"], "ply {ply}");
+        // The engine's move is drawn, a pass excepted.
+        let engine_move = entry["engine_move"].as_str().unwrap();
+        let arrow = format!(r#"class="best" data-move="{engine_move}""#);
+        assert_eq!(view["svg"].as_str().unwrap().contains(&arrow), engine_move != "PASS", "ply {ply}");
+    }
+    assert!(entries.iter().any(|entry| !entry["mark"].is_null()), "random moves are marked");
+    assert_eq!(searches_running(&app).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_stopped_by_its_page_a_second_review_and_a_stop() {
+    let app = server();
+    let game = import(&app, &random_game(5).to_string()).await;
+    // The page goes away: the review stops, and is not kept.
+    let body = open_review(&app, &format!("{game}/review?time=5")).await;
+    assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], "review");
+    wait_for_searches(&app, 1).await;
+    drop(body);
+    wait_for_no_search(&app).await;
+    assert_eq!(ok(&app, "GET", &game, None, StatusCode::OK).await["searching"], Value::Null);
+    fails(&app, "GET", &format!("{game}/review"), None, StatusCode::NOT_FOUND, "no review").await;
+
+    // A second review of the same game stops the first.
+    let mut first = open_review(&app, &format!("{game}/review?time=5")).await;
+    let (progress, second) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(second["complete"], true);
+    assert!(!progress.is_empty());
+    let ended = tokio::time::timeout(GENEROUS, read_events(&mut first, |_, _| false)).await.unwrap();
+    let (name, first_review) = ended.last().unwrap();
+    assert_eq!(
+        (name.as_str(), &first_review["complete"], &first_review["cut"]),
+        ("done", &json!(false), &json!("stopped"))
+    );
+    wait_for_no_search(&app).await;
+    assert_eq!(ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await, second, "the second is kept");
+
+    // Stopped by the person: the plies it finished are kept.
+    let mut body = open_review(&app, &format!("{game}/review?time=0.5")).await;
+    read_events(&mut body, |name, _| name == "ply").await;
+    assert_eq!(ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await, json!({"stopped": true}));
+    let rest = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
+    let (name, stopped) = rest.last().unwrap();
+    assert_eq!((name.as_str(), &stopped["complete"], &stopped["cut"]), ("done", &json!(false), &json!("stopped")));
+    let kept = ok(&app, "GET", &format!("{game}/review"), None, StatusCode::OK).await;
+    assert_eq!(&kept, stopped);
+    assert!(!kept["plies"].as_array().unwrap().is_empty(), "the last plies of the game");
+    wait_for_no_search(&app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_review_ends_at_the_servers_limit_and_reviews_are_counted() {
+    let config = ServerConfig::default()
+        .with_max_searches(2)
+        .with_hash_mb(4)
+        .with_max_reviews(1)
+        .with_max_review_time(Duration::from_secs(1));
+    let app = server_with(config);
+    let long = import(&app, &random_game(8).to_string()).await;
+    let other = import(&app, &random_game(9).to_string()).await;
+    let mut body = open_review(&app, &format!("{long}/review?time=0.5")).await;
+    assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 1);
+    fails(&app, "POST", &format!("{other}/review"), None, StatusCode::SERVICE_UNAVAILABLE, "being reviewed").await;
+    let events = tokio::time::timeout(GENEROUS, read_events(&mut body, |_, _| false)).await.unwrap();
+    let (name, review) = events.last().unwrap();
+    assert_eq!((name.as_str(), &review["complete"], &review["cut"]), ("done", &json!(false), &json!("time_limit")));
+    assert!(review["plies"].as_array().unwrap().len() < review["game_length"].as_u64().unwrap() as usize);
+    wait_for_no_search(&app).await;
+    assert_eq!(ok(&app, "GET", "/api/status", None, StatusCode::OK).await["reviews_running"], 0);
+    let (_, review) = review_to_the_end(&app, &other, "?time=0.001").await;
+    assert_eq!(review["complete"], true);
+}
+
+#[tokio::test]
+async fn bad_reviews_are_refused() {
+    let app = server();
+    let empty = format!("/api/games/{}", id(&new_game(&app, json!({"you": "both"})).await));
+    fails(&app, "POST", &format!("{empty}/review"), None, StatusCode::UNPROCESSABLE_ENTITY, "no moves").await;
+    let game = import(&app, THROWN_WIN).await;
+    for (query, words) in [
+        ("?time=0", "more than 0"),
+        ("?time=61", "at most 60"),
+        ("?time=-1", "more than 0"),
+        ("?time=NaN", "more than 0"),
+        ("?time=soon", "invalid"),
+        ("?depth=3", "unknown field"),
+    ] {
+        fails(&app, "POST", &format!("{game}/review{query}"), None, StatusCode::BAD_REQUEST, words).await;
+    }
+    fails(&app, "PUT", &format!("{game}/review"), None, StatusCode::METHOD_NOT_ALLOWED, "method").await;
+    assert_eq!(searches_running(&app).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_thinking_is_not_stopped_by_a_review() {
+    let app = server();
+    let view = new_game(&app, json!({"you": "black", "time": 60, "setup": "random", "seed": 3})).await;
+    let game = format!("/api/games/{}", id(&view));
+    let thinking = ask_engine_move(&app, &game);
+    wait_for_searches(&app, 1).await;
+    ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
+    let (status, view) = tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap();
+    assert_eq!(status, StatusCode::OK, "{view}");
+    // A game against the engine is reviewed too, once it has moves.
+    let (_, review) = review_to_the_end(&app, &game, "?time=0.01").await;
+    assert_eq!(review["game_length"], 1);
+    let mv = view["legal"][0].clone();
+    ok(&app, "POST", &format!("{game}/moves"), Some(json!({ "move": mv })), StatusCode::OK).await;
+    let thinking = ask_engine_move(&app, &game);
+    wait_for_searches(&app, 1).await;
+    fails(&app, "POST", &format!("{game}/review"), None, StatusCode::CONFLICT, "thinking").await;
+    ok(&app, "POST", &format!("{game}/stop"), None, StatusCode::OK).await;
+    assert_eq!(tokio::time::timeout(GENEROUS, thinking).await.unwrap().unwrap().0, StatusCode::OK);
 }

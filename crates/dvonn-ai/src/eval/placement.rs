@@ -20,7 +20,7 @@ use dvonn_core::{Bitboard, Cell, Color, Position};
 use crate::score::Score;
 
 /// Classes of cells under the four symmetries of the board.
-pub const CELL_CLASSES: usize = 16;
+pub(crate) const CELL_CLASSES: usize = 16;
 
 /// Pattern features: class x content x white, black and DVONN neighbours.
 const PATTERNS: usize = CELL_CLASSES * 4 * 7 * 7 * 4;
@@ -33,14 +33,14 @@ const DISTANCE_BASE: usize = PATTERNS;
 const BIAS_BASE: usize = PATTERNS + DISTANCES;
 
 /// Number of features, and of weights.
-pub const FEATURE_COUNT: usize = BIAS_BASE + 50;
+pub(crate) const FEATURE_COUNT: usize = BIAS_BASE + 50;
 
 /// The most features a position has: a pattern per cell, a distance per
 /// piece, and the bias.
-pub const MAX_ACTIVE: usize = 49 + 46 + 1;
+pub(crate) const MAX_ACTIVE: usize = 49 + 46 + 1;
 
 /// The active features of a position (each with value 1).
-pub type ActiveFeatures = ArrayVec<u32, MAX_ACTIVE>;
+pub(crate) type ActiveFeatures = ArrayVec<u32, MAX_ACTIVE>;
 
 /// `(x, y)` of a cell under symmetry `s` (0: identity, 1: rotation by a
 /// half turn, 2: mirror swapping rows 1 and 5, 3: both).
@@ -84,7 +84,7 @@ static NEIGHBOURS: LazyLock<[Bitboard; 49]> =
 
 /// Fills `out` with the active features of `position` (a placement-phase
 /// position: every stack is a single piece).
-pub fn active_features(position: &Position, out: &mut ActiveFeatures) {
+pub(crate) fn active_features(position: &Position, out: &mut ActiveFeatures) {
     out.clear();
     let white = position.owned_by(Color::White);
     let black = position.owned_by(Color::Black);
@@ -134,14 +134,16 @@ pub struct PlacementWeights(Box<[f32]>);
 /// Why a weight file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a placement weight file holds {FEATURE_COUNT} little-endian f32 values ({bytes} bytes), not {len} bytes", bytes = FEATURE_COUNT * 4)]
+#[non_exhaustive]
 pub struct WeightFileError {
     /// The length of the file, in bytes.
     pub len: usize,
 }
 
 impl PlacementWeights {
-    /// All weights zero.
-    pub fn zero() -> PlacementWeights {
+    /// All weights zero: where fitting starts.
+    #[cfg(any(test, feature = "tuning"))]
+    pub(crate) fn zero() -> PlacementWeights {
         PlacementWeights(vec![0.0; FEATURE_COUNT].into_boxed_slice())
     }
 
@@ -159,19 +161,15 @@ impl PlacementWeights {
         self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    /// The weights, in feature order.
-    pub fn as_slice(&self) -> &[f32] {
-        &self.0
-    }
-
     /// The weights, to change.
-    pub fn as_mut_slice(&mut self) -> &mut [f32] {
+    #[cfg(any(test, feature = "tuning"))]
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [f32] {
         &mut self.0
     }
 
     /// White's estimated margin (pieces) for these features.
     #[inline]
-    pub fn white_margin(&self, features: &[u32]) -> f32 {
+    pub(crate) fn white_margin(&self, features: &[u32]) -> f32 {
         features.iter().map(|&f| self.0[f as usize]).sum()
     }
 }

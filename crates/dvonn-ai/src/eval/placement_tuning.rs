@@ -167,10 +167,11 @@ impl Player for Placer {
         let empty = !position.occupied();
         if let Some((engine, share)) = &mut self.engine {
             let share = if position.placed() < 3 { share.max(0.5) } else { *share };
-            if empty.len() > 1 && !self.rng.random_bool(share) {
-                if let Ok(placement @ Move::Place(_)) = engine.choose(game, time_left) {
-                    return Ok(placement);
-                }
+            if empty.len() > 1
+                && !self.rng.random_bool(share)
+                && let Ok(placement @ Move::Place(_)) = engine.choose(game, time_left)
+            {
+                return Ok(placement);
             }
         }
         let cell = empty.iter().nth(self.rng.random_range(0..empty.len() as usize));
@@ -262,6 +263,7 @@ setters! {
 
 /// The mean squared errors of one epoch, in pieces squared.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct EpochReport {
     /// Over the training samples, while they were being fitted.
     pub training: f64,

@@ -176,6 +176,7 @@ pub fn self_play(plan: &SelfPlay, mut progress: impl FnMut(usize)) -> Vec<Sample
 
 /// The result of a fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Fit {
     /// The fitted weights (centipieces per feature unit).
     pub weights: Weights,

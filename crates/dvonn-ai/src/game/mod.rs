@@ -82,7 +82,9 @@ impl fmt::Display for Forfeit {
             Forfeit::Time { used, allowed } => {
                 write!(f, "lost on time: {:.3} s used of {:.3} s", used.as_secs_f64(), allowed.as_secs_f64())
             }
-            Forfeit::Illegal(IllegalMoveError { mv, reason }) => write!(f, "played the illegal move {mv}: {reason}"),
+            Forfeit::Illegal(IllegalMoveError { mv, reason, .. }) => {
+                write!(f, "played the illegal move {mv}: {reason}")
+            }
             Forfeit::Failed(reason) => f.write_str(reason),
         }
     }

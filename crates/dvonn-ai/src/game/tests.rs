@@ -76,7 +76,11 @@ fn an_illegal_move_or_a_failure_is_a_forfeit() {
     assert!(referee.step(&mut Always(e3), &mut ()).is_some());
     // Black places on the cell White just took.
     assert_eq!(referee.step(&mut Always(e3), &mut ()), None);
-    let reason = Forfeit::Illegal(IllegalMoveError { mv: e3, reason: IllegalMoveReason::Occupied(e3.to().unwrap()) });
+    let mut after_e3 = Position::new();
+    after_e3.play(e3).unwrap();
+    let illegal = after_e3.play(e3).unwrap_err();
+    assert_eq!((illegal.mv, illegal.reason), (e3, IllegalMoveReason::Occupied(e3.to().unwrap())));
+    let reason = Forfeit::Illegal(illegal);
     assert_eq!(referee.forfeit(), Some((Color::Black, &reason)));
     assert_eq!(referee.outcome(), Outcome::Resigned(Color::Black));
     assert_eq!(reason.to_string(), "played the illegal move E3: E3 is not empty");
@@ -129,13 +133,34 @@ fn a_game_from_a_finished_position_is_over_at_once() {
     assert_eq!(referee.outcome(), Outcome::Score { white: 2, black: 0 });
 }
 
+/// A game of the engine, on `clock` for the whole game and searching each
+/// move within `limits`, against a random player: the referee at the end.
+fn engine_on_a_clock(clock: Duration, limits: Limits) -> Referee {
+    let engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
+    let mut engine = EnginePlayer::new(engine, limits);
+    let mut referee = Referee::new(Position::random_setup_from_seed(5));
+    referee.set_clock(Color::White, Some(clock));
+    let outcome = referee.play_out(&mut [&mut engine as &mut dyn Player, &mut RandomPlayer::from_seed(5)], &mut ());
+    assert!(outcome.is_over(), "{outcome:?}");
+    assert!(engine.last_search().is_some());
+    referee
+}
+
+/// The engine's moves are timed on its clock: shallow searches on a
+/// clock no machine uses up.
 #[test]
 fn an_engine_plays_a_whole_game_on_a_clock() {
-    let engine = Engine::new(EngineConfig::default().with_hash_mb(1)).unwrap();
-    let mut engine = EnginePlayer::new(engine, Limits::infinite());
-    let mut referee = Referee::new(Position::random_setup_from_seed(5));
-    referee.set_clock(Color::White, Some(Duration::from_secs(1)));
-    let outcome = referee.play_out(&mut [&mut engine as &mut dyn Player, &mut RandomPlayer::from_seed(5)], &mut ());
-    assert!(referee.forfeit().is_none(), "{outcome:?}");
-    assert!(engine.last_search().is_some());
+    let referee = engine_on_a_clock(Duration::from_secs(600), Limits::depth(3));
+    assert_eq!(referee.forfeit(), None);
+    assert!(referee.used(Color::White) > Duration::ZERO);
+}
+
+/// Timing tier: on a clock of one second for the whole game, the engine
+/// shares its time out and never overdraws it, on a machine that gives
+/// the search its time.
+#[test]
+#[ignore = "timing tier: a wall-clock check, run alone (cargo test -- --ignored)"]
+fn an_engine_on_a_one_second_clock_does_not_lose_on_time() {
+    let referee = engine_on_a_clock(Duration::from_secs(1), Limits::infinite());
+    assert_eq!(referee.forfeit(), None, "{:?}", referee.outcome());
 }

@@ -384,8 +384,7 @@ impl<'a> Searcher<'a> {
         if moves.len() < NULL_MOVE_MIN_MOVES || !position.has_jump(!position.side_to_move()) {
             return false;
         }
-        let mut child = *position;
-        child.pass_turn();
+        let Some(child) = position.null_move() else { return false };
         self.enter(ply, position, &child, Move::Pass, Bitboard::EMPTY);
         let reduction = 2 + depth / 4;
         self.null_move_allowed = false;
@@ -450,6 +449,18 @@ impl<'a> Searcher<'a> {
         // Stable sort: the best first, the rest in their previous order.
         root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
         best.map(|(value, mv)| (Value { score: value.score, proven }, mv))
+    }
+
+    /// The value of the root move `mv` at `depth`, searched below the best
+    /// move's value `best` of the same iteration: exact when the move is no
+    /// better than that (as it should be), a bound above `best` when the
+    /// search finds it better after all. `None` when the search was stopped.
+    pub(crate) fn search_root_move(&mut self, position: &Position, mv: Move, depth: i32, best: i32) -> Option<Value> {
+        let mut child = Position::new();
+        position.play_into(mv, &mut child);
+        // A root with a choice of moves: no forced-move extension.
+        let value = self.search_child(position, &child, depth - 1, 0, -Score::INFINITE.centipieces(), best + 1);
+        (!self.stopped).then_some(value)
     }
 
     /// Prepares for a new search (keeps the history, halved).

@@ -16,7 +16,7 @@ use dvonn_core::{Move, Position};
 
 use crate::eval::Evaluator;
 use crate::limits::{Limits, StopHandle};
-use crate::observer::{Observer, SearchInfo};
+use crate::observer::{SearchInfo, SearchObserver};
 use crate::score::Score;
 use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
@@ -157,6 +157,7 @@ setters! {
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// The move to play: always legal; `None` only when the game is over.
     pub best_move: Option<Move>,
@@ -176,6 +177,27 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
+/// The value of one root move, the *candidate*, measured in the same
+/// iteration as the best move, so that the two compare on the same footing
+/// (same depth, same tree): what a game review needs to judge a played
+/// move against the engine's choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveValue {
+    /// The value of the position after the candidate, for the side to move
+    /// before it.
+    pub(crate) score: Score,
+    /// Whether the value is proven.
+    pub(crate) exact: bool,
+}
+
+/// A search's answer, with the candidate's value when one was asked for
+/// ([`Shared::candidate`]) and an iteration completed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Searched {
+    pub(crate) result: SearchResult,
+    pub(crate) candidate: Option<MoveValue>,
+}
+
 /// What every search thread shares.
 pub(crate) struct Shared<'a> {
     pub(crate) tt: &'a TranspositionTable,
@@ -193,6 +215,9 @@ pub(crate) struct Shared<'a> {
     /// The least depth to go at which young brothers wait splits a node
     /// (lowered by tests, to split everywhere).
     pub(crate) min_split_depth: i32,
+    /// A root move whose value every iteration also measures exactly
+    /// ([`MoveValue`]); an iteration counts as complete only once it has.
+    pub(crate) candidate: Option<Move>,
     /// The threads that run Lazy SMP helpers beside the caller's.
     lazy_pool: Option<&'a rayon::ThreadPool>,
     external_stop: &'a StopHandle,
@@ -224,6 +249,7 @@ impl<'a> Shared<'a> {
             split_pool: pool.filter(|_| ybwc),
             lazy_pool: pool.filter(|_| !ybwc),
             min_split_depth: split::MIN_SPLIT_DEPTH,
+            candidate: None,
             external_stop,
             internal_stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -252,16 +278,18 @@ impl<'a> Shared<'a> {
 /// reports to `observer`, respects the soft deadline, and decides when the
 /// search ends; helpers (`Some(index)`) start at staggered depths and run
 /// until the main thread stops them. All respect the depth limit and return
-/// their last complete iteration.
+/// their last complete iteration, with the candidate's value measured in it
+/// when the search has a candidate.
 fn iterative_deepening(
     searcher: &mut Searcher<'_>,
     position: &Position,
     root_moves: &mut [RootMove],
     depth_limit: u32,
     helper: Option<usize>,
-    observer: &mut dyn Observer,
-) -> Option<SearchResult> {
-    let mut result: Option<SearchResult> = None;
+    observer: &mut dyn SearchObserver,
+) -> Option<Searched> {
+    let candidate = searcher.shared.candidate;
+    let mut result: Option<Searched> = None;
     // Half the helpers (the first among them) run one iteration ahead.
     let first_depth = 1 + helper.map_or(0, |i| ((i + 1) % 2) as u32);
     // Scores alternate with the parity of the depth (the side to move at
@@ -296,8 +324,11 @@ fn iterative_deepening(
         let Some((value, best_move)) = found else { break };
         if searcher.stopped {
             // An interrupted iteration still proves the moves it finished:
-            // keep a better move it found, at the last complete depth.
-            if let Some(last) = result.as_mut().filter(|r| r.best_move != Some(best_move)) {
+            // keep a better move it found, at the last complete depth. Not
+            // when a candidate is measured: its value and the best move's
+            // must come from the same iteration.
+            let last = result.as_mut().map(|r| &mut r.result).filter(|r| r.best_move != Some(best_move));
+            if let Some(last) = last.filter(|_| candidate.is_none()) {
                 last.best_move = Some(best_move);
                 last.score = Score::from_centipieces(value.score);
                 last.pv = vec![best_move];
@@ -305,6 +336,17 @@ fn iterative_deepening(
             }
             break;
         }
+        let candidate_value = match candidate {
+            None => None,
+            Some(mv) if mv == best_move => Some(value),
+            Some(mv) => match searcher.search_root_move(position, mv, depth as i32, value.score) {
+                Some(value) => Some(value),
+                // Stopped: the last complete iteration stands.
+                None => break,
+            },
+        };
+        let candidate_value =
+            candidate_value.map(|v| MoveValue { score: Score::from_centipieces(v.score), exact: v.proven });
         scores.push(value.score);
         let shared = searcher.shared;
         let elapsed = shared.deadlines.elapsed();
@@ -323,7 +365,7 @@ fn iterative_deepening(
             nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             elapsed,
         };
-        result = Some(SearchResult {
+        let iteration = SearchResult {
             best_move: Some(best_move),
             score: info.score,
             exact: value.proven,
@@ -332,7 +374,8 @@ fn iterative_deepening(
             seldepth: info.seldepth,
             nodes,
             elapsed,
-        });
+        };
+        result = Some(Searched { result: iteration, candidate: candidate_value });
         if helper.is_none() {
             observer.on_iteration(&info);
             // A proven value will not change; the next iteration usually
@@ -365,8 +408,8 @@ pub(crate) fn search(
     limits: &Limits,
     shared: &Shared<'_>,
     fallback: Move,
-    observer: &mut dyn Observer,
-) -> SearchResult {
+    observer: &mut dyn SearchObserver,
+) -> Searched {
     let mut root_moves: Vec<RootMove> = position.legal_moves().iter().map(|&mv| RootMove { mv, score: 0 }).collect();
     // Start from the fallback (the caller's best guess) so that even an
     // interrupted first iteration has sensible ordering.
@@ -376,7 +419,7 @@ pub(crate) fn search(
     let depth_limit = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     shared.tt.new_search();
 
-    let run_main = |observer: &mut dyn Observer| {
+    let run_main = |observer: &mut dyn SearchObserver| {
         let mut searcher = Searcher::new(shared);
         searcher.new_search();
         let mut moves = root_moves.clone();
@@ -412,23 +455,26 @@ pub(crate) fn search(
     let helpers = helper_results.into_inner().unwrap_or_default();
     // A proven result is final: a deeper iteration that proved nothing
     // (a helper running ahead) does not replace it.
-    let result = helpers.into_iter().fold(main_result, |best, other| match best {
-        Some(best) if (best.exact, best.depth) >= (other.exact, other.depth) => Some(best),
+    let searched = helpers.into_iter().fold(main_result, |best, other| match best {
+        Some(best) if (best.result.exact, best.result.depth) >= (other.result.exact, other.result.depth) => Some(best),
         _ => Some(other),
     });
     let elapsed = shared.deadlines.elapsed();
-    let mut result = result.unwrap_or_else(|| SearchResult {
-        best_move: Some(fallback),
-        score: Score::ZERO,
-        exact: false,
-        pv: vec![fallback],
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        elapsed,
+    let mut searched = searched.unwrap_or_else(|| Searched {
+        result: SearchResult {
+            best_move: Some(fallback),
+            score: Score::ZERO,
+            exact: false,
+            pv: vec![fallback],
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed,
+        },
+        candidate: None,
     });
-    result.nodes = shared.nodes();
-    result.elapsed = elapsed;
-    debug_assert!(result.best_move.is_some_and(|mv| position.is_legal(mv)));
-    result
+    searched.result.nodes = shared.nodes();
+    searched.result.elapsed = elapsed;
+    debug_assert!(searched.result.best_move.is_some_and(|mv| position.is_legal(mv)));
+    searched
 }

@@ -12,7 +12,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{MAX_PLY, ParallelSearch, SearchOptions, SearchResult, Shared, pool_threads, search};
+use super::{MAX_PLY, ParallelSearch, SearchOptions, SearchResult, Searched, Shared, pool_threads, search};
 use crate::eval::{Evaluator, final_margin};
 use crate::limits::{Limits, StopHandle};
 use crate::time::Deadlines;
@@ -73,6 +73,18 @@ fn random_position(rng: &mut ChaCha8Rng, plies: usize) -> Position {
 /// A search of `position` to `depth` with `options` on `threads` threads,
 /// from a fresh table; `strict`: table scores only of exactly the depth.
 fn run_search(position: &Position, depth: u32, options: SearchOptions, threads: usize, strict: bool) -> SearchResult {
+    run_search_with(position, depth, options, threads, strict, None).result
+}
+
+/// [`run_search`], also measuring `candidate`.
+fn run_search_with(
+    position: &Position,
+    depth: u32,
+    options: SearchOptions,
+    threads: usize,
+    strict: bool,
+    candidate: Option<Move>,
+) -> Searched {
     let tt = TranspositionTable::new(4).expect("4 MiB");
     let evaluator = Evaluator::default();
     let stop = StopHandle::default();
@@ -84,6 +96,7 @@ fn run_search(position: &Position, depth: u32, options: SearchOptions, threads: 
     shared.strict_depth = strict;
     // Split wherever there is a younger brother.
     shared.min_split_depth = 1;
+    shared.candidate = candidate;
     let fallback = position.legal_moves()[0];
     search(position, &Limits::depth(depth), &shared, fallback, &mut ())
 }
@@ -139,6 +152,44 @@ fn every_exact_configuration_returns_the_negamax_value() {
         }
     }
     assert!(checked >= 18 * 24, "{checked} searches");
+}
+
+/// The candidate move of a search (a review's played move) is measured on
+/// the footing of the best move: its value is the negamax value of the
+/// position after it, one ply less deep, and the best move's is unchanged.
+#[test]
+fn a_candidate_move_gets_its_negamax_value_from_the_same_depth() {
+    let evaluator = Evaluator::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    let mut measured = 0;
+    for n in 0..10 {
+        let position = random_position(&mut rng, 6 + 2 * n);
+        let moves = position.legal_moves();
+        if moves.len() < 2 {
+            continue;
+        }
+        let depth = if moves.len() > 25 { 2 } else { 3 };
+        let expected = negamax(&evaluator, &position, depth, 0);
+        for &candidate in moves.iter().take(6) {
+            let mut child = position;
+            child.play_unchecked(candidate);
+            let value = negamax(&evaluator, &child, depth - 1, 1);
+            let value = if child.side_to_move() == position.side_to_move() { value } else { -value };
+            for (threads, options) in [
+                (1, SearchOptions::EXACT),
+                (2, SearchOptions::EXACT),
+                (2, SearchOptions::EXACT.with_parallel(ParallelSearch::YoungBrothersWait)),
+            ] {
+                let searched = run_search_with(&position, depth as u32, options, threads, true, Some(candidate));
+                let context = format!("{position} depth {depth} {candidate} threads {threads} {options:?}");
+                assert_eq!(searched.result.score.centipieces(), expected, "{context}");
+                let measured_value = searched.candidate.expect("a complete iteration measures the candidate");
+                assert_eq!(measured_value.score.centipieces(), value, "{context}");
+                measured += 1;
+            }
+        }
+    }
+    assert!(measured >= 100, "{measured} candidates");
 }
 
 /// Placement searches, judged by the placement evaluation and, across the

@@ -15,11 +15,11 @@ use crate::args::parse_seconds;
 use crate::shard::{Manifest, digest_lines, mix};
 
 /// The command whose games a match's manifest describes.
-pub const COMMAND: &str = "dvonn match";
+pub(crate) const COMMAND: &str = "dvonn match";
 
 /// How the openings of a match are drawn: one per pair of games.
 #[derive(Clone, Debug)]
-pub enum Openings {
+pub(crate) enum Openings {
     /// The empty board, nothing imposed (a `cmd:` player that cannot be
     /// given a start position plays).
     Empty,
@@ -38,7 +38,7 @@ pub enum Openings {
 
 impl Openings {
     /// The opening of pair `pair` of the match of `seed`.
-    pub fn of_pair(&self, seed: u64, pair: usize) -> Opening {
+    pub(crate) fn of_pair(&self, seed: u64, pair: usize) -> Opening {
         let pair_seed = mix(seed ^ 0x6f70_656e_696e_6773, pair as u64);
         match self {
             Openings::Empty => Opening::empty(),
@@ -49,7 +49,7 @@ impl Openings {
     }
 
     /// What the summary says of them.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Openings::Empty => "the empty board (a cmd: player without {position} cannot be given an opening)".into(),
             Openings::RandomPlacements => "6 to 10 random placements, each played twice".into(),
@@ -62,7 +62,7 @@ impl Openings {
 
     /// A digest of the positions of a file (which the description only
     /// counts).
-    pub fn digest(&self) -> Option<String> {
+    pub(crate) fn digest(&self) -> Option<String> {
         match self {
             Openings::File { positions, .. } => Some(digest_lines(positions)),
             Openings::Empty | Openings::RandomPlacements | Openings::RandomSetups => None,
@@ -72,7 +72,7 @@ impl Openings {
 
 /// What defines a match.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Definition {
+pub(crate) struct Definition {
     /// Player A's specification, as given (trimmed).
     pub a: String,
     /// Player B's.
@@ -95,7 +95,7 @@ pub struct Definition {
 
 impl Definition {
     /// The manifest of a records directory of this match.
-    pub fn manifest(&self) -> Manifest {
+    pub(crate) fn manifest(&self) -> Manifest {
         let mut settings = vec![
             ("a", self.a.clone()),
             ("b", self.b.clone()),
@@ -114,7 +114,7 @@ impl Definition {
     }
 
     /// The match a records directory's manifest describes.
-    pub fn from_manifest(manifest: &Manifest) -> Result<Definition> {
+    pub(crate) fn from_manifest(manifest: &Manifest) -> Result<Definition> {
         let get = |key: &str| manifest.get(key).with_context(|| format!("the manifest has no {key}"));
         let seconds = |key: &str| get(key).and_then(|value| parse_seconds(value).map_err(anyhow::Error::msg));
         Ok(Definition {

@@ -39,7 +39,7 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// A running program.
 #[derive(Debug)]
-pub struct External {
+pub(crate) struct External {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<Option<String>>>,
@@ -59,7 +59,7 @@ impl External {
     /// standard streams, for a game whose first `known` plies the program
     /// knows (they lead to its start position). `timeout` is the longest
     /// wait for each move.
-    pub fn start(command: &[String], timeout: Duration, known: usize) -> Result<External> {
+    pub(crate) fn start(command: &[String], timeout: Duration, known: usize) -> Result<External> {
         let (program, args) = command.split_first().context("an empty command line")?;
         let mut child = Command::new(program)
             .args(args)
@@ -145,7 +145,7 @@ impl External {
     /// Ends `game`: sends the last move and `Quit` (the program may have
     /// exited already), gives it a moment to exit, then kills it. A program
     /// that has just lost by misbehaving (`failed`) is killed at once.
-    pub fn finish(mut self, game: &Game, failed: bool) {
+    pub(crate) fn finish(mut self, game: &Game, failed: bool) {
         if failed {
             return;
         }
@@ -188,11 +188,11 @@ impl External {
             let _ = self.stderr_done.recv_timeout(EXIT_WAIT);
             message.push_str(&format!(" [{status}]"));
         }
-        if let Ok(tail) = self.stderr.lock() {
-            if !tail.is_empty() {
-                let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
-                message.push_str(&format!(" [stderr: {}]", lines.join(" | ")));
-            }
+        if let Ok(tail) = self.stderr.lock()
+            && !tail.is_empty()
+        {
+            let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
+            message.push_str(&format!(" [stderr: {}]", lines.join(" | ")));
         }
         message
     }

@@ -20,7 +20,7 @@ const OPENING_PLACEMENTS: std::ops::RangeInclusive<usize> = 6..=10;
 /// Where a game starts: a position and the moves imposed on both players
 /// before they choose their own.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
+pub(crate) struct Opening {
     /// The start position (the empty board, or a random setup).
     pub start: Position,
     /// Imposed moves (random placements).
@@ -29,22 +29,22 @@ pub struct Opening {
 
 impl Opening {
     /// The empty board, nothing imposed.
-    pub fn empty() -> Opening {
+    pub(crate) fn empty() -> Opening {
         Opening { start: Position::new(), moves: Vec::new() }
     }
 
     /// A set start position, nothing imposed.
-    pub fn from_position(start: Position) -> Opening {
+    pub(crate) fn from_position(start: Position) -> Opening {
         Opening { start, moves: Vec::new() }
     }
 
     /// The random setup of `seed`.
-    pub fn random_setup(seed: u64) -> Opening {
+    pub(crate) fn random_setup(seed: u64) -> Opening {
         Opening { start: Position::random_setup_from_seed(seed), moves: Vec::new() }
     }
 
     /// The empty board and 6 to 10 random placements drawn from `seed`.
-    pub fn random_placements(seed: u64) -> Opening {
+    pub(crate) fn random_placements(seed: u64) -> Opening {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let count = rng.random_range(OPENING_PLACEMENTS);
         let mut position = Position::new();
@@ -61,7 +61,7 @@ impl Opening {
 
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The limit per move of an engine specification without one.
     pub default_time: Duration,
     /// The longest wait for an external program's move.
@@ -132,7 +132,7 @@ fn command_line(command: &[String], start: &Position, seed: u64) -> Vec<String> 
 /// (the loser's resignation and, in its `Termination` tag, the reason for a
 /// forfeit): `white` and `black` are the players' specifications and
 /// `names` their names for the record (White's first).
-pub fn play(
+pub(crate) fn play(
     index: usize,
     [white, black]: [&Spec; 2],
     names: [&str; 2],
@@ -185,12 +185,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_engine_on_a_game_clock_stays_within_it() {
-        let clock = Spec::parse("clock=1,placement=heuristic").unwrap();
+    /// A game of a depth-1 engine against `spec`, as the second player.
+    fn against_a_quick_engine(spec: &str) -> GameRecord {
+        let spec = Spec::parse(spec).unwrap();
         let quick = Spec::parse("depth=1,placement=random").unwrap();
         let settings = Settings { default_time: Duration::from_millis(50), external_timeout: Duration::ZERO, seed: 5 };
-        let record = play(1, [&quick, &clock], ["B", "A"], &Opening::random_placements(5), &settings).unwrap();
+        play(1, [&quick, &spec], ["B", "A"], &Opening::random_placements(5), &settings).unwrap()
+    }
+
+    /// An engine on a game clock plays to the end: shallow searches on a
+    /// clock no machine uses up.
+    #[test]
+    fn an_engine_on_a_game_clock_plays_to_the_end() {
+        let record = against_a_quick_engine("clock=600,depth=2,placement=heuristic");
+        assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
+    }
+
+    /// Timing tier: on a clock of one second, the engine shares it out and
+    /// never overdraws it, on a machine that gives the search its time.
+    #[test]
+    #[ignore = "timing tier: a wall-clock check, run alone (cargo test -- --ignored)"]
+    fn an_engine_on_a_game_clock_stays_within_it() {
+        let record = against_a_quick_engine("clock=1,placement=heuristic");
         assert!(matches!(record.result, Outcome::Score { .. }), "{:?}", record.result);
     }
 

@@ -14,7 +14,7 @@ use super::summary::{MatchGame, Results};
 use crate::shard::read_records;
 
 /// Prints the summary of the match whose games are in `dirs`.
-pub fn run(dirs: &[PathBuf]) -> Result<()> {
+pub(crate) fn run(dirs: &[PathBuf]) -> Result<()> {
     let records = read_records(dirs, COMMAND)?;
     let definition = Definition::from_manifest(&records.manifest)?;
     let mut results = Results::new(definition.sprt);

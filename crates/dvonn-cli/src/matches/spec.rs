@@ -45,11 +45,11 @@ use crate::args::parse_seconds;
 
 /// The transposition table of a match engine unless `hash=` says otherwise
 /// (several engines may play at once).
-pub const DEFAULT_HASH_MB: usize = 16;
+pub(crate) const DEFAULT_HASH_MB: usize = 16;
 
 /// A player of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Spec {
+pub(crate) enum Spec {
     /// The engine of this workspace, configured (boxed: a configuration is
     /// large beside the other kinds).
     Engine(Box<EngineSpec>),
@@ -62,7 +62,7 @@ pub enum Spec {
 
 /// An engine configuration and its limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
+pub(crate) struct EngineSpec {
     /// The engine (its seed is set per game).
     pub config: EngineConfig,
     /// The limit per move (`Limits::infinite()` when none was given).
@@ -73,20 +73,20 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// Whether any limit was given.
-    pub fn has_limit(&self) -> bool {
+    pub(crate) fn has_limit(&self) -> bool {
         self.clock.is_some() || self.limits != Limits::infinite()
     }
 }
 
 /// The placeholder of a `cmd:` command line for the start position.
-pub const POSITION_PLACEHOLDER: &str = "{position}";
+pub(crate) const POSITION_PLACEHOLDER: &str = "{position}";
 /// The placeholder of a `cmd:` command line for the program's seed.
-pub const SEED_PLACEHOLDER: &str = "{seed}";
+pub(crate) const SEED_PLACEHOLDER: &str = "{seed}";
 
 impl Spec {
     /// Whether the player can start from any position: an engine or the
     /// random player, or a program whose command line takes `{position}`.
-    pub fn takes_any_start(&self) -> bool {
+    pub(crate) fn takes_any_start(&self) -> bool {
         match self {
             Spec::External(command) => command.iter().any(|word| word.contains(POSITION_PLACEHOLDER)),
             Spec::Engine(_) | Spec::Random => true,
@@ -94,7 +94,7 @@ impl Spec {
     }
 
     /// Reads a specification (see the module documentation).
-    pub fn parse(text: &str) -> Result<Spec> {
+    pub(crate) fn parse(text: &str) -> Result<Spec> {
         let text = text.trim();
         if let Some(command) = text.strip_prefix("cmd:") {
             let words: Vec<String> = command.split_whitespace().map(str::to_string).collect();

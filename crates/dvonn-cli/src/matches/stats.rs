@@ -26,7 +26,7 @@ const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Results counted from one player's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Games won.
     pub wins: u32,
     /// Games drawn.
@@ -37,23 +37,23 @@ pub struct Tally {
 
 impl Tally {
     /// Games counted.
-    pub fn games(&self) -> u32 {
+    pub(crate) fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
     /// Points: a win 1, a draw 1/2.
-    pub fn points(&self) -> f64 {
+    pub(crate) fn points(&self) -> f64 {
         f64::from(self.wins) + f64::from(self.draws) / 2.0
     }
 
     /// The mean score `s` (`None` before any game).
-    pub fn score(&self) -> Option<f64> {
+    pub(crate) fn score(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| self.points() / f64::from(n))
     }
 
     /// The per-game variance of the score, `σ²` (`None` before any game).
-    pub fn variance(&self) -> Option<f64> {
+    pub(crate) fn variance(&self) -> Option<f64> {
         let s = self.score()?;
         let n = f64::from(self.games());
         let sum = f64::from(self.wins) * (1.0 - s).powi(2)
@@ -63,7 +63,7 @@ impl Tally {
     }
 
     /// The same results from the other player's side.
-    pub fn mirrored(&self) -> Tally {
+    pub(crate) fn mirrored(&self) -> Tally {
         Tally { wins: self.losses, draws: self.draws, losses: self.wins }
     }
 }
@@ -79,7 +79,7 @@ impl std::ops::Add for Tally {
 
 /// The Elo difference that gives the expected score `score` (infinite at 0
 /// and 1).
-pub fn elo_from_score(score: f64) -> f64 {
+pub(crate) fn elo_from_score(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
     } else if score >= 1.0 {
@@ -90,13 +90,13 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// The expected score of an Elo difference.
-pub fn score_from_elo(elo: f64) -> f64 {
+pub(crate) fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 /// An Elo difference and its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EloEstimate {
+pub(crate) struct EloEstimate {
     /// The estimate.
     pub elo: f64,
     /// The lower end of the interval.
@@ -107,7 +107,7 @@ pub struct EloEstimate {
 
 /// The Elo difference of `tally` with its 95% interval (`None` before any
 /// game).
-pub fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {
+pub(crate) fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {
     let s = tally.score()?;
     let margin = Z_95 * (tally.variance()? / f64::from(tally.games())).sqrt();
     Some(EloEstimate { elo: elo_from_score(s), low: elo_from_score(s - margin), high: elo_from_score(s + margin) })
@@ -115,7 +115,7 @@ pub fn elo_estimate(tally: &Tally) -> Option<EloEstimate> {
 
 /// The verdict of a sequential test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Neither bound is crossed: play on.
     Continue,
     /// H0 (`elo0`) accepted.
@@ -126,7 +126,7 @@ pub enum Verdict {
 
 /// A sequential probability ratio test of `elo0` against `elo1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
+pub(crate) struct Sprt {
     /// The Elo difference of H0.
     pub elo0: f64,
     /// The Elo difference of H1.
@@ -139,18 +139,18 @@ pub struct Sprt {
 
 impl Sprt {
     /// A test with `α = β = 0.05`.
-    pub fn new(elo0: f64, elo1: f64) -> Sprt {
+    pub(crate) fn new(elo0: f64, elo1: f64) -> Sprt {
         Sprt { elo0, elo1, alpha: 0.05, beta: 0.05 }
     }
 
     /// The lower and upper bounds of the log-likelihood ratio.
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     /// The log-likelihood ratio of the results (see the module
     /// documentation).
-    pub fn llr(&self, tally: &Tally) -> f64 {
+    pub(crate) fn llr(&self, tally: &Tally) -> f64 {
         let (Some(s), Some(variance)) = (tally.score(), tally.variance()) else { return 0.0 };
         if variance <= 0.0 {
             return 0.0;
@@ -160,7 +160,7 @@ impl Sprt {
     }
 
     /// What the results say.
-    pub fn verdict(&self, tally: &Tally) -> Verdict {
+    pub(crate) fn verdict(&self, tally: &Tally) -> Verdict {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();
         if llr >= upper {
@@ -174,7 +174,7 @@ impl Sprt {
 }
 
 /// Reads `elo0,elo1` (elo0 < elo1).
-pub fn parse_sprt(text: &str) -> Result<Sprt, String> {
+pub(crate) fn parse_sprt(text: &str) -> Result<Sprt, String> {
     let error = || format!("{text:?} is not elo0,elo1 (like 0,10)");
     let (elo0, elo1) = text.split_once(',').ok_or_else(error)?;
     let elo0: f64 = elo0.trim().parse().map_err(|_| error())?;

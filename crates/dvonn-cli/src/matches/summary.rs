@@ -18,7 +18,7 @@ const TERMINATION: &str = "Termination";
 
 /// A game of the match as its summary counts it, read from its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchGame {
+pub(crate) struct MatchGame {
     /// A's colour: White in the first game of each pair.
     pub a_color: Color,
     /// How it ended: the score of a game played to the end, or the
@@ -31,13 +31,13 @@ pub struct MatchGame {
 
 impl MatchGame {
     /// The colour of player A in game `game` (from 0).
-    pub fn a_color(game: usize) -> Color {
-        if game % 2 == 0 { Color::White } else { Color::Black }
+    pub(crate) fn a_color(game: usize) -> Color {
+        if game.is_multiple_of(2) { Color::White } else { Color::Black }
     }
 
     /// Game `game` (from 0) as its record gives it: a score, or a loss by
     /// forfeit with its reason in the `Termination` tag.
-    pub fn of_record(game: usize, record: &GameRecord) -> Result<MatchGame> {
+    pub(crate) fn of_record(game: usize, record: &GameRecord) -> Result<MatchGame> {
         let forfeit_reason = match record.result {
             Outcome::Score { .. } => None,
             Outcome::Resigned(loser) => Some(
@@ -74,7 +74,7 @@ impl MatchGame {
 /// in that order: it decides at the first complete run of games 1 to n
 /// whose results cross one of its bounds.
 #[derive(Clone, Debug)]
-pub struct Results {
+pub(crate) struct Results {
     games: BTreeMap<usize, MatchGame>,
     sprt: Option<Sprt>,
     /// A's results over all the games.
@@ -88,7 +88,7 @@ pub struct Results {
 
 impl Results {
     /// No games yet, for a match with the test `sprt`.
-    pub fn new(sprt: Option<Sprt>) -> Results {
+    pub(crate) fn new(sprt: Option<Sprt>) -> Results {
         Results {
             games: BTreeMap::new(),
             sprt,
@@ -100,7 +100,7 @@ impl Results {
     }
 
     /// Counts game `game` (from 0); a game counted already is left alone.
-    pub fn insert(&mut self, game: usize, counted: MatchGame) {
+    pub(crate) fn insert(&mut self, game: usize, counted: MatchGame) {
         if self.games.contains_key(&game) {
             return;
         }
@@ -109,33 +109,34 @@ impl Results {
         while let Some(next) = self.games.get(&self.prefix) {
             self.prefix_tally = self.prefix_tally + next.tally();
             self.prefix += 1;
-            if let Some(sprt) = &self.sprt {
-                if self.decided_at.is_none() && sprt.verdict(&self.prefix_tally) != Verdict::Continue {
-                    self.decided_at = Some(self.prefix_tally);
-                }
+            if let Some(sprt) = &self.sprt
+                && self.decided_at.is_none()
+                && sprt.verdict(&self.prefix_tally) != Verdict::Continue
+            {
+                self.decided_at = Some(self.prefix_tally);
             }
         }
     }
 
     /// Whether game `game` is counted.
-    pub fn contains(&self, game: usize) -> bool {
+    pub(crate) fn contains(&self, game: usize) -> bool {
         self.games.contains_key(&game)
     }
 
     /// A's results over all the games.
-    pub fn total(&self) -> Tally {
+    pub(crate) fn total(&self) -> Tally {
         self.total
     }
 
     /// A's results over the games when the SPRT decided (they give its
     /// verdict); `None` while it has not.
-    pub fn decided_at(&self) -> Option<Tally> {
+    pub(crate) fn decided_at(&self) -> Option<Tally> {
         self.decided_at
     }
 
     /// The summary printed at the end of a match, or by a merge, for the
     /// match of `definition`.
-    pub fn report(&self, definition: &Definition) -> String {
+    pub(crate) fn report(&self, definition: &Definition) -> String {
         report(definition, &self.summary(), self.decided_at)
     }
 
@@ -201,7 +202,7 @@ fn wdl(tally: &Tally) -> String {
 }
 
 /// An Elo value with its sign (`+inf` and `-inf` at the extremes).
-pub fn signed(elo: f64) -> String {
+pub(crate) fn signed(elo: f64) -> String {
     if elo.is_infinite() { if elo > 0.0 { "+inf".into() } else { "-inf".into() } } else { format!("{elo:+.1}") }
 }
 
@@ -330,7 +331,8 @@ mod tests {
 
     #[test]
     fn records_give_scores_and_forfeits() {
-        let mut record = GameRecord { result: Outcome::Score { white: 10, black: 12 }, ..GameRecord::default() };
+        let mut record = GameRecord::default();
+        record.result = Outcome::Score { white: 10, black: 12 };
         let counted = MatchGame::of_record(1, &record).unwrap();
         assert_eq!(counted.a_color, Color::Black);
         assert_eq!((counted.forfeit(), counted.tally().wins), (None, 1));

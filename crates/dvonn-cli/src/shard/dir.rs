@@ -9,11 +9,11 @@ use super::manifest::{self, Manifest};
 use crate::output::write_new_file;
 
 /// The extension of the games' files.
-pub const EXTENSION: &str = "dvonn";
+pub(super) const EXTENSION: &str = "dvonn";
 
 /// A records directory opened by a shard of a run, its manifest checked.
 #[derive(Clone, Debug)]
-pub struct GameDir {
+pub(crate) struct GameDir {
     path: PathBuf,
     manifest: Manifest,
 }
@@ -22,7 +22,7 @@ impl GameDir {
     /// Opens `path` for the run of `manifest`: creates the directory if
     /// needed and writes the manifest, or checks that the one there is the
     /// same (another shard, or an earlier run of this one, wrote it).
-    pub fn open(path: &Path, manifest: &Manifest) -> Result<GameDir> {
+    pub(crate) fn open(path: &Path, manifest: &Manifest) -> Result<GameDir> {
         let name = path.display();
         std::fs::create_dir_all(path).with_context(|| format!("cannot create the directory {name}"))?;
         // Every run writes its manifest before any game: games without one
@@ -53,35 +53,35 @@ impl GameDir {
     }
 
     /// The directory.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// The run's manifest.
-    pub fn manifest(&self) -> &Manifest {
+    pub(crate) fn manifest(&self) -> &Manifest {
         &self.manifest
     }
 
     /// The file of game `game` (from 0).
-    pub fn file(&self, game: usize) -> PathBuf {
+    pub(crate) fn file(&self, game: usize) -> PathBuf {
         self.path.join(file_name(game))
     }
 
     /// The files of the finished games, by number (from 0).
-    pub fn finished(&self) -> Result<BTreeMap<usize, PathBuf>> {
+    pub(crate) fn finished(&self) -> Result<BTreeMap<usize, PathBuf>> {
         list(&self.path)
     }
 
     /// Writes game `game`'s file atomically; `Ok(false)` when it is there
     /// already (another process played the same game), and nothing is
     /// written.
-    pub fn write(&self, game: usize, text: &str) -> Result<bool> {
+    pub(crate) fn write(&self, game: usize, text: &str) -> Result<bool> {
         write_new_file(&self.file(game), text.as_bytes())
     }
 }
 
 /// The name of game `game`'s file: `game-0001.dvonn` for game 0.
-pub fn file_name(game: usize) -> String {
+pub(super) fn file_name(game: usize) -> String {
     format!("game-{:04}.{EXTENSION}", game + 1)
 }
 
@@ -96,7 +96,7 @@ fn game_number(name: &str) -> Option<usize> {
 
 /// The game files of the directory `dir`, by number; an error when two
 /// names give the same number (`game-5.dvonn` beside `game-0005.dvonn`).
-pub fn list(dir: &Path) -> Result<BTreeMap<usize, PathBuf>> {
+pub(super) fn list(dir: &Path) -> Result<BTreeMap<usize, PathBuf>> {
     let name = dir.display();
     let mut games = BTreeMap::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read the directory {name}"))? {

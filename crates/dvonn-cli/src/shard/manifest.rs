@@ -7,20 +7,20 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 /// The manifest's file in a records directory.
-pub const FILE: &str = ".manifest";
+pub(super) const FILE: &str = ".manifest";
 
 /// What defines the games of a run: the command, the number of games and
 /// every setting a game depends on, as `key: value` lines after a comment.
 /// Two runs play the same games exactly when their manifests are equal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     text: String,
 }
 
 impl Manifest {
     /// The manifest of `command` (like `dvonn match`) playing `games` games
     /// with `settings` (line breaks in a value become spaces).
-    pub fn new(command: &str, games: usize, settings: &[(&str, String)]) -> Manifest {
+    pub(crate) fn new(command: &str, games: usize, settings: &[(&str, String)]) -> Manifest {
         let mut text = format!(
             "# {command}: what defines the games of this directory (every shard and --merge check it)\n\
              command: {command}\ngames: {games}\n"
@@ -32,7 +32,7 @@ impl Manifest {
     }
 
     /// Reads the manifest of the records directory `dir`.
-    pub fn read(dir: &Path) -> Result<Manifest> {
+    pub(crate) fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join(FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -53,35 +53,35 @@ impl Manifest {
     }
 
     /// The text, as written to the file.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
     /// The command whose games these are (`dvonn match`).
-    pub fn command(&self) -> &str {
+    pub(crate) fn command(&self) -> &str {
         self.get("command").unwrap_or_default()
     }
 
     /// The number of games of the run.
-    pub fn games(&self) -> Option<usize> {
+    pub(crate) fn games(&self) -> Option<usize> {
         self.get("games")?.parse().ok()
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.lines().flatten().find(|(name, _)| *name == key).map(|(_, value)| value)
     }
 
     /// The [`digest`] of the text: it names the run in each of its
     /// records.
-    pub fn digest(&self) -> String {
+    pub(crate) fn digest(&self) -> String {
         digest(self.text.as_bytes())
     }
 
     /// The first setting in which `self` and `other` differ: its key, its
     /// value in `self` and in `other` (`(none)` where it is missing);
     /// `None` when they are equal.
-    pub fn difference(&self, other: &Manifest) -> Option<(String, String, String)> {
+    pub(crate) fn difference(&self, other: &Manifest) -> Option<(String, String, String)> {
         if self == other {
             return None;
         }
@@ -105,7 +105,7 @@ impl Manifest {
 }
 
 /// A short digest of `bytes` (64-bit FNV-1a, 16 hex digits).
-pub fn digest(bytes: &[u8]) -> String {
+pub(super) fn digest(bytes: &[u8]) -> String {
     let mut hasher = fnv::FnvHasher::default();
     hasher.write(bytes);
     format!("{:016x}", hasher.finish())
@@ -114,7 +114,7 @@ pub fn digest(bytes: &[u8]) -> String {
 /// The [`digest`] of `items` written one per line: for the manifest of a
 /// run whose games depend on more than it can write out (the positions of
 /// an openings file).
-pub fn digest_lines<T: std::fmt::Display>(items: &[T]) -> String {
+pub(crate) fn digest_lines<T: std::fmt::Display>(items: &[T]) -> String {
     let text: String = items.iter().map(|item| format!("{item}\n")).collect();
     digest(text.as_bytes())
 }

@@ -22,7 +22,7 @@ const ROUND_TAG: &str = "Round";
 const DATE_TAG: &str = "Date";
 
 /// Marks `record` as game `game` (from 0) of the run of `manifest`.
-pub fn stamp(record: &mut GameRecord, game: usize, manifest: &Manifest) {
+pub(crate) fn stamp(record: &mut GameRecord, game: usize, manifest: &Manifest) {
     record.set_tag(ROUND_TAG, &(game + 1).to_string());
     record.set_tag(RUN_TAG, &manifest.digest());
 }
@@ -32,7 +32,7 @@ pub fn stamp(record: &mut GameRecord, game: usize, manifest: &Manifest) {
 /// text the canonical writing of the record it holds (so a file cut short
 /// is never taken for a shorter game), marked with the run and the number,
 /// finished, its moves legal and its score the final position's.
-pub fn read_record(path: &Path, game: usize, manifest: &Manifest) -> Result<GameRecord> {
+pub(crate) fn read_record(path: &Path, game: usize, manifest: &Manifest) -> Result<GameRecord> {
     let not_a_game =
         |why: String| anyhow!("{} is not a finished record of game {} of this run: {why}", path.display(), game + 1);
     let text = read_text(path)?;
@@ -61,7 +61,7 @@ pub fn read_record(path: &Path, game: usize, manifest: &Manifest) -> Result<Game
 
 /// The records of the finished games of `dir` but those `skip` names,
 /// by number (from 0), checked by [`read_record`].
-pub fn finished_records(dir: &GameDir, skip: impl Fn(usize) -> bool) -> Result<BTreeMap<usize, GameRecord>> {
+pub(crate) fn finished_records(dir: &GameDir, skip: impl Fn(usize) -> bool) -> Result<BTreeMap<usize, GameRecord>> {
     Ok(read_finished(dir, skip)?.into_iter().map(|(game, (_, record))| (game, record)).collect())
 }
 
@@ -84,7 +84,7 @@ fn read_finished(dir: &GameDir, skip: impl Fn(usize) -> bool) -> Result<BTreeMap
 
 /// The games of one run gathered from several records directories.
 #[derive(Clone, Debug)]
-pub struct Records {
+pub(crate) struct Records {
     /// The run's manifest (the same in every directory).
     pub manifest: Manifest,
     /// The games, by number (from 0).
@@ -96,13 +96,13 @@ pub struct Records {
 
 impl Records {
     /// The run's games not among [`Records::games`], in order.
-    pub fn missing(&self) -> Vec<usize> {
+    pub(crate) fn missing(&self) -> Vec<usize> {
         (0..self.manifest.games().unwrap_or(0)).filter(|game| !self.games.contains_key(game)).collect()
     }
 
     /// What a merge says before its summary: the games of `missing` (the
     /// games the run still needs), and the games present twice.
-    pub fn notes(&self, missing: &[usize]) -> Vec<String> {
+    pub(crate) fn notes(&self, missing: &[usize]) -> Vec<String> {
         let mut notes = Vec::new();
         if !missing.is_empty() {
             notes.push(format!(
@@ -131,7 +131,7 @@ impl Records {
 /// directories must all hold games of the same run of `command` (their
 /// manifests equal); a game found in several must be the same game in
 /// each (its `Date` aside).
-pub fn read_records(dirs: &[PathBuf], command: &str) -> Result<Records> {
+pub(crate) fn read_records(dirs: &[PathBuf], command: &str) -> Result<Records> {
     let mut seen: Vec<PathBuf> = Vec::new();
     let mut found: Option<(PathBuf, Manifest)> = None;
     let mut games: BTreeMap<usize, (PathBuf, GameRecord)> = BTreeMap::new();

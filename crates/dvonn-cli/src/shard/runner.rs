@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 /// What to do after a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     /// Go on.
     Continue,
     /// Start no new game (those under way still finish).
@@ -22,7 +22,7 @@ pub enum Flow {
 /// finish. Once `done` says [`Flow::Stop`], or a game or `done` fails, no
 /// new game starts; the games under way finish and still go to `done`.
 /// Returns the first error, with its game's number.
-pub fn play_games<T, P>(
+pub(crate) fn play_games<T, P>(
     games: &[usize],
     threads: usize,
     player: impl Fn() -> P + Sync,

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use dvonn_core::{Cell, Color, Move, Phase, Position, Setup, Stack};
 
 /// The number of cells, and of pieces in the game.
-pub const CELLS: usize = 49;
+pub(crate) const CELLS: usize = 49;
 
 /// The rows of the rule book's table, from row 1 (y = 0) to row 5 (y = 4):
 /// the column (x) of the first cell and the number of cells. Row 1 is A1..I1,
@@ -23,11 +23,11 @@ const ROWS: [(i32, usize); 5] = [(0, 9), (0, 10), (0, 11), (1, 10), (2, 9)];
 
 /// The six directions of the rule book, as `(dx, dy)`: east, west,
 /// north-east, south-west, north-west, south-east.
-pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, 1), (-1, -1), (0, 1), (0, -1)];
+pub(crate) const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (-1, 0), (1, 1), (-1, -1), (0, 1), (0, -1)];
 
 /// The axial coordinates `(x, y)` of the cell with canonical index `index`
 /// (row-major from row 1: A1 = 0 .. I1 = 8, A2 = 9, ..., K5 = 48).
-pub fn coords(index: usize) -> (i32, i32) {
+pub(crate) fn coords(index: usize) -> (i32, i32) {
     let mut first_index = 0;
     for (y, &(first_x, count)) in ROWS.iter().enumerate() {
         if index < first_index + count {
@@ -39,7 +39,7 @@ pub fn coords(index: usize) -> (i32, i32) {
 }
 
 /// The canonical index of the cell at `(x, y)`, if the board has one there.
-pub fn index_at(x: i32, y: i32) -> Option<usize> {
+pub(crate) fn index_at(x: i32, y: i32) -> Option<usize> {
     if !(0..5).contains(&y) {
         return None;
     }
@@ -52,13 +52,13 @@ pub fn index_at(x: i32, y: i32) -> Option<usize> {
 }
 
 /// The name of a cell: column letter and row digit (`E3`).
-pub fn name(index: usize) -> String {
+pub(crate) fn name(index: usize) -> String {
     let (x, y) = coords(index);
     format!("{}{}", (b'A' + x as u8) as char, y + 1)
 }
 
 /// The cells next to `index`.
-pub fn neighbours(index: usize) -> Vec<usize> {
+pub(crate) fn neighbours(index: usize) -> Vec<usize> {
     let (x, y) = coords(index);
     DIRECTIONS.iter().filter_map(|&(dx, dy)| index_at(x + dx, y + dy)).collect()
 }
@@ -66,7 +66,7 @@ pub fn neighbours(index: usize) -> Vec<usize> {
 /// The cells of `within` that a chain of neighbouring cells of `within`
 /// joins to a cell of `seeds` that is itself in `within` (breadth-first
 /// search; both sets indexed by canonical index).
-pub fn reachable(seeds: &[bool], within: &[bool]) -> Vec<bool> {
+pub(crate) fn reachable(seeds: &[bool], within: &[bool]) -> Vec<bool> {
     let mut reached = vec![false; CELLS];
     let mut queue = VecDeque::new();
     for cell in 0..CELLS {
@@ -88,7 +88,7 @@ pub fn reachable(seeds: &[bool], within: &[bool]) -> Vec<bool> {
 
 /// One piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Piece {
+pub(crate) enum Piece {
     /// A white piece.
     White,
     /// A black piece.
@@ -99,7 +99,7 @@ pub enum Piece {
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
+pub(crate) enum Player {
     /// Places and moves first.
     White,
     /// The second player.
@@ -108,7 +108,7 @@ pub enum Player {
 
 impl Player {
     /// The other player.
-    pub fn other(self) -> Player {
+    pub(crate) fn other(self) -> Player {
         match self {
             Player::White => Player::Black,
             Player::Black => Player::White,
@@ -116,7 +116,7 @@ impl Player {
     }
 
     /// The piece of this player's colour.
-    pub fn piece(self) -> Piece {
+    pub(crate) fn piece(self) -> Piece {
         match self {
             Player::White => Piece::White,
             Player::Black => Piece::Black,
@@ -126,7 +126,7 @@ impl Player {
 
 /// One ply, with cells as canonical indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RefMove {
+pub(crate) enum RefMove {
     /// Put the next piece on this empty cell.
     Place(usize),
     /// Move the stack on the first cell onto the stack on the second.
@@ -138,7 +138,7 @@ pub enum RefMove {
 /// A game in progress: the pieces on each cell, who moves, how many
 /// placements have been made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub(crate) struct Game {
     /// The pieces on each cell, bottom first; empty for an empty cell.
     pub board: Vec<Vec<Piece>>,
     /// The player to move.
@@ -155,23 +155,23 @@ impl Default for Game {
 
 impl Game {
     /// The empty board, White to place the first DVONN piece.
-    pub fn new() -> Game {
+    pub(crate) fn new() -> Game {
         Game { board: vec![Vec::new(); CELLS], to_move: Player::White, placed: 0 }
     }
 
     /// Whether the game is still in phase 1.
-    pub fn in_placement(&self) -> bool {
+    pub(crate) fn in_placement(&self) -> bool {
         self.placed < CELLS
     }
 
     /// Whether `index` holds at least one piece.
-    pub fn is_occupied(&self, index: usize) -> bool {
+    pub(crate) fn is_occupied(&self, index: usize) -> bool {
         !self.board[index].is_empty()
     }
 
     /// The player whose colour is on top of the stack on `index` (nobody for
     /// an empty cell or a lone DVONN piece).
-    pub fn owner(&self, index: usize) -> Option<Player> {
+    pub(crate) fn owner(&self, index: usize) -> Option<Player> {
         match self.board[index].last() {
             Some(Piece::White) => Some(Player::White),
             Some(Piece::Black) => Some(Player::Black),
@@ -180,12 +180,12 @@ impl Game {
     }
 
     /// Whether the stack on `index` holds a DVONN piece.
-    pub fn has_dvonn(&self, index: usize) -> bool {
+    pub(crate) fn has_dvonn(&self, index: usize) -> bool {
         self.board[index].contains(&Piece::Dvonn)
     }
 
     /// Whether all six neighbouring cells of `index` exist and are occupied.
-    pub fn is_surrounded(&self, index: usize) -> bool {
+    pub(crate) fn is_surrounded(&self, index: usize) -> bool {
         let (x, y) = coords(index);
         DIRECTIONS.iter().all(|&(dx, dy)| match index_at(x + dx, y + dy) {
             Some(neighbour) => self.is_occupied(neighbour),
@@ -196,7 +196,7 @@ impl Game {
     /// The movements `player` could make if it were his turn: his stacks
     /// that are not surrounded, each moved exactly its height in a straight
     /// line onto an occupied cell.
-    pub fn jumps(&self, player: Player) -> Vec<(usize, usize)> {
+    pub(crate) fn jumps(&self, player: Player) -> Vec<(usize, usize)> {
         let mut jumps = Vec::new();
         if self.in_placement() {
             return jumps;
@@ -220,7 +220,7 @@ impl Game {
     /// The legal moves: every empty cell during placement; during movement
     /// the mover's jumps, or a pass when he has none but the other player
     /// has one; nothing once the game is over.
-    pub fn legal_moves(&self) -> Vec<RefMove> {
+    pub(crate) fn legal_moves(&self) -> Vec<RefMove> {
         if self.in_placement() {
             return (0..CELLS).filter(|&i| !self.is_occupied(i)).map(RefMove::Place).collect();
         }
@@ -235,23 +235,23 @@ impl Game {
     }
 
     /// Whether neither player can move (never during placement).
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         !self.in_placement() && self.jumps(Player::White).is_empty() && self.jumps(Player::Black).is_empty()
     }
 
     /// The pieces in the stacks `player` owns.
-    pub fn score(&self, player: Player) -> usize {
+    pub(crate) fn score(&self, player: Player) -> usize {
         (0..CELLS).filter(|&i| self.owner(i) == Some(player)).map(|i| self.board[i].len()).sum()
     }
 
     /// The pieces on the board.
-    pub fn pieces_on_board(&self) -> usize {
+    pub(crate) fn pieces_on_board(&self) -> usize {
         self.board.iter().map(Vec::len).sum()
     }
 
     /// Plays `mv`, which must be one of [`Game::legal_moves`]; returns the
     /// cells whose stacks were removed, in increasing order.
-    pub fn play(&mut self, mv: RefMove) -> Vec<usize> {
+    pub(crate) fn play(&mut self, mv: RefMove) -> Vec<usize> {
         assert!(self.legal_moves().contains(&mv), "the reference was asked to play the illegal move {mv:?}");
         match mv {
             RefMove::Place(cell) => {
@@ -282,7 +282,7 @@ impl Game {
 
     /// Removes every stack that no chain of neighbouring occupied cells joins
     /// to a stack holding a DVONN piece (breadth-first from those stacks).
-    pub fn remove_cut_off(&mut self) -> Vec<usize> {
+    pub(crate) fn remove_cut_off(&mut self) -> Vec<usize> {
         let occupied: Vec<bool> = (0..CELLS).map(|cell| self.is_occupied(cell)).collect();
         let dvonn: Vec<bool> = (0..CELLS).map(|cell| self.has_dvonn(cell)).collect();
         let reached = reachable(&dvonn, &occupied);
@@ -295,7 +295,7 @@ impl Game {
 
     /// The position string of `docs/NOTATION.md`, written independently of the
     /// engine's writer.
-    pub fn position_string(&self) -> String {
+    pub(crate) fn position_string(&self) -> String {
         let mut rows = Vec::new();
         for y in (0..5).rev() {
             let mut row = String::new();
@@ -329,12 +329,12 @@ impl Game {
 // ---- Conversions between the reference and dvonn_core ----
 
 /// The engine's cell with canonical index `index`.
-pub fn cell(index: usize) -> Cell {
+pub(crate) fn cell(index: usize) -> Cell {
     Cell::ALL[index]
 }
 
 /// The engine's colour of a player.
-pub fn color(player: Player) -> Color {
+pub(crate) fn color(player: Player) -> Color {
     match player {
         Player::White => Color::White,
         Player::Black => Color::Black,
@@ -342,7 +342,7 @@ pub fn color(player: Player) -> Color {
 }
 
 /// The reference player of an engine colour.
-pub fn player(color: Color) -> Player {
+pub(crate) fn player(color: Color) -> Player {
     match color {
         Color::White => Player::White,
         Color::Black => Player::Black,
@@ -350,7 +350,7 @@ pub fn player(color: Color) -> Player {
 }
 
 /// The engine's form of a move.
-pub fn to_engine(mv: RefMove) -> Move {
+pub(crate) fn to_engine(mv: RefMove) -> Move {
     match mv {
         RefMove::Place(to) => Move::Place(cell(to)),
         RefMove::Jump(from, to) => Move::Jump { from: cell(from), to: cell(to) },
@@ -359,7 +359,7 @@ pub fn to_engine(mv: RefMove) -> Move {
 }
 
 /// The reference form of an engine move.
-pub fn from_engine(mv: Move) -> RefMove {
+pub(crate) fn from_engine(mv: Move) -> RefMove {
     match mv {
         Move::Place(to) => RefMove::Place(to.index()),
         Move::Jump { from, to } => RefMove::Jump(from.index(), to.index()),
@@ -369,7 +369,7 @@ pub fn from_engine(mv: Move) -> RefMove {
 
 /// The engine's description of the stack on `index` (height, owner, DVONN
 /// inside), or `None` for an empty cell.
-pub fn stack_of(game: &Game, index: usize) -> Option<Stack> {
+pub(crate) fn stack_of(game: &Game, index: usize) -> Option<Stack> {
     let pieces = &game.board[index];
     if pieces.is_empty() {
         return None;
@@ -382,7 +382,7 @@ pub fn stack_of(game: &Game, index: usize) -> Option<Stack> {
 /// below the top are not known to the engine (they never matter again):
 /// a stack becomes its DVONN piece, if any, at the bottom and the owner's
 /// colour everywhere above.
-pub fn from_position(position: &Position) -> Game {
+pub(crate) fn from_position(position: &Position) -> Game {
     let mut game = Game::new();
     for (index, stack) in game.board.iter_mut().enumerate() {
         let Some(s) = position.stack_at(cell(index)) else { continue };
@@ -411,7 +411,7 @@ pub fn from_position(position: &Position) -> Game {
 }
 
 /// The engine's unchecked description of a reference game.
-pub fn to_setup(game: &Game) -> Setup {
+pub(crate) fn to_setup(game: &Game) -> Setup {
     let phase = if game.in_placement() { Phase::Placement } else { Phase::Movement };
     let mut setup = Setup::empty(color(game.to_move), phase);
     for (index, stack) in setup.stacks.iter_mut().enumerate() {
@@ -422,7 +422,7 @@ pub fn to_setup(game: &Game) -> Setup {
 
 /// Panics, naming the first difference, unless `position` and `game` have
 /// the same stacks (height, owner, DVONN inside), player to move and phase.
-pub fn assert_same(game: &Game, position: &Position, context: &dyn std::fmt::Display) {
+pub(crate) fn assert_same(game: &Game, position: &Position, context: &dyn std::fmt::Display) {
     for index in 0..CELLS {
         let engine = position.stack_at(cell(index));
         let expected = stack_of(game, index);

@@ -38,11 +38,18 @@
 //! - **The forced last placement.** A record may leave out the 49th
 //!   placement (the one empty cell), as Little Golem does: [`GameRecord::replay`]
 //!   puts it back in, and the writer always writes it.
+//! - **Comments.** A `{...}` comment belongs to the place it stands in the
+//!   moves: before the first move (a comment among the tags, too), or after
+//!   a move (one after the result token: after the last move). It is kept
+//!   in [`GameRecord::comments`] with its white space collapsed to single
+//!   spaces; an empty one is dropped. The writer puts each back in its
+//!   place, those before the first move on a line of their own, and may
+//!   break a long one across lines.
 //! - **Limits.** A record of more than [`MAX_PLIES`] plies is an error, so
 //!   that hostile input cannot grow a huge move list; reading is a single
 //!   pass over the text.
 //!
-//! The record and its tags are here; the reader ([`GameRecord::parse`]),
+//! The record, its tags and its comments are here; the reader ([`GameRecord::parse`]),
 //! the writer (the record's `Display`) and the replay
 //! ([`GameRecord::replay`]) each have a module of their own.
 
@@ -50,7 +57,7 @@ use dvonn_core::Move;
 use dvonn_core::{Outcome, Position};
 
 use crate::error::ParseError;
-use crate::text::with_forced_placement;
+use crate::text::missing_forced_placement;
 
 pub use crate::text::MAX_PLIES;
 
@@ -77,7 +84,18 @@ pub fn is_valid_tag_name(name: &str) -> bool {
     bytes.next().is_some_and(|b| b.is_ascii_alphabetic()) && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// A game: tags, the position it starts from, its moves and its result.
+/// A comment of a record, and where it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    /// How many moves come before it: 0 before the first move, `n` right
+    /// after the `n`-th move (`moves[n - 1]`).
+    pub after: usize,
+    /// The text, without the braces.
+    pub text: String,
+}
+
+/// A game: tags, the position it starts from, its moves, its comments and
+/// its result.
 ///
 /// The reserved tags `Setup`, `Position` and `Result` are not kept in
 /// [`tags`](GameRecord::tags): they are read into [`start`](GameRecord::start)
@@ -88,19 +106,21 @@ pub fn is_valid_tag_name(name: &str) -> bool {
 /// use dvonn_core::Position;
 /// use dvonn_core::Outcome;
 /// use dvonn_notation::GameRecord;
-/// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a comment} F3\n";
+/// let text = "[White \"Ann\"]\n[Black \"Bob\"]\n\n1. E3 D3 2. C3 {a  good\nmove} F3\n";
 /// let record = GameRecord::parse(text).unwrap();
 /// assert_eq!(record.tag("White"), Some("Ann"));
 /// assert_eq!(record.moves.len(), 4);
+/// assert_eq!((record.comments[0].after, record.comments[0].text.as_str()), (3, "a good move"));
 /// assert_eq!(record.result, Outcome::Unfinished);
 /// let game = record.replay().unwrap();
 /// assert_eq!(game.positions().len(), 5);
 /// assert_eq!(game.position().side_to_move(), dvonn_core::Color::White);
 /// // The canonical writing reads back to the same record.
 /// assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
-/// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 F3 *\n");
+/// assert_eq!(record.to_string(), "[White \"Ann\"]\n[Black \"Bob\"]\n[Setup \"placement\"]\n[Result \"*\"]\n\n1. E3 D3 2. C3 {a good move} F3 *\n");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The tags in their order, reserved ones excepted: `(name, value)`.
     pub tags: Vec<(String, String)>,
@@ -110,6 +130,10 @@ pub struct GameRecord {
     /// The moves, as written (a missing forced last placement stays missing
     /// here; [`GameRecord::replay`] and the writer fill it in).
     pub moves: Vec<Move>,
+    /// The comments, in the order of the places they stand in
+    /// ([`Comment::after`]), each with its white space collapsed to single
+    /// spaces (see [`GameRecord::add_comment`]).
+    pub comments: Vec<Comment>,
     /// The result.
     pub result: Outcome,
 }
@@ -123,7 +147,7 @@ impl Default for GameRecord {
 impl GameRecord {
     /// A record of no moves from `start`, without tags, unfinished.
     pub fn new(start: Position) -> GameRecord {
-        GameRecord { tags: Vec::new(), start, moves: Vec::new(), result: Outcome::Unfinished }
+        GameRecord { tags: Vec::new(), start, moves: Vec::new(), comments: Vec::new(), result: Outcome::Unfinished }
     }
 
     /// Reads a record. Only the syntax is checked here (and that the
@@ -166,12 +190,45 @@ impl GameRecord {
         true
     }
 
+    /// Adds a comment after the first `after` moves (0: before the first
+    /// move), after the comments already there. Its white space, line
+    /// breaks included, is collapsed to single spaces, and a `}` (which
+    /// would end it) becomes `)`. Returns `false`, and adds nothing, when
+    /// nothing but white space is left.
+    ///
+    /// ```
+    /// use dvonn_notation::GameRecord;
+    /// let mut record = GameRecord::parse("E3 D3").unwrap();
+    /// assert!(record.add_comment(1, "  a {good}\n start "));
+    /// assert!(record.add_comment(0, "Casual"));
+    /// assert!(!record.add_comment(2, " \n "));
+    /// assert_eq!(record.to_string(), "[Setup \"placement\"]\n[Result \"*\"]\n\n{Casual}\n1. E3 {a {good) start} D3 *\n");
+    /// ```
+    pub fn add_comment(&mut self, after: usize, text: &str) -> bool {
+        let text = comment_text(text);
+        if text.is_empty() {
+            return false;
+        }
+        let at = self.comments.partition_point(|comment| comment.after <= after);
+        self.comments.insert(at, Comment { after, text });
+        true
+    }
+
+    /// The texts of the comments after the first `after` moves (0: before
+    /// the first move), in order.
+    pub fn comments_after(&self, after: usize) -> impl Iterator<Item = &str> {
+        self.comments.iter().filter(move |comment| comment.after == after).map(|comment| comment.text.as_str())
+    }
+
     /// Adds the forced 49th placement where the record leaves it out (see
     /// the module documentation): decided from the cells alone, without
-    /// checking the moves.
+    /// checking the moves. The comments after it move with the moves.
     pub fn fill_forced_placement(&mut self) {
-        if let Some(moves) = with_forced_placement(&self.start, &self.moves) {
-            self.moves = moves;
+        if let Some((ply, placement)) = missing_forced_placement(&self.start, &self.moves) {
+            self.moves.insert(ply, placement);
+            for comment in self.comments.iter_mut().filter(|comment| comment.after > ply) {
+                comment.after += 1;
+            }
         }
     }
 }
@@ -179,6 +236,12 @@ impl GameRecord {
 /// `value` with line breaks turned into spaces.
 fn one_line(value: &str) -> String {
     value.replace(['\n', '\r'], " ")
+}
+
+/// The text of a comment as records hold it: white space collapsed to
+/// single spaces, none at either end, and `}` (which would end it) as `)`.
+fn comment_text(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace('}', ")")
 }
 
 #[cfg(test)]
@@ -199,5 +262,51 @@ mod tests {
         assert!(record.set_tag("Event", "replaced"));
         assert_eq!(record.tag("Event"), Some("replaced"));
         assert_eq!(record.tags.len(), 2);
+    }
+
+    #[test]
+    fn comments_keep_their_places_through_reading_and_writing() {
+        let text = "{before the tags} [Event \"x\"] {on the tag line}\n\n{first\n  one} 1. E3 {after E3} {and again} D3\n2. C3 * {after the result}";
+        let record = GameRecord::parse(text).unwrap();
+        let places: Vec<(usize, &str)> = record.comments.iter().map(|c| (c.after, c.text.as_str())).collect();
+        assert_eq!(
+            places,
+            [
+                (0, "before the tags"),
+                (0, "on the tag line"),
+                (0, "first one"),
+                (1, "after E3"),
+                (1, "and again"),
+                (3, "after the result")
+            ]
+        );
+        assert_eq!(record.comments_after(1).collect::<Vec<_>>(), ["after E3", "and again"]);
+        let written = record.to_string();
+        assert!(
+            written.ends_with(
+                "\n\n{before the tags} {on the tag line} {first one}\n1. E3 {after E3} {and again} D3 2. C3 {after the result} *\n"
+            ),
+            "{written}"
+        );
+        assert_eq!(GameRecord::parse(&written).unwrap(), record);
+        assert!(GameRecord::parse("E3 {} D3 {  \n }").unwrap().comments.is_empty());
+    }
+
+    #[test]
+    fn long_comments_are_wrapped_and_read_back_whole() {
+        let mut record = GameRecord::parse("E3 D3").unwrap();
+        let long = "word ".repeat(40);
+        assert!(record.add_comment(2, &long));
+        let text = record.to_string();
+        assert!(text.lines().all(|line| line.chars().count() <= 80), "{text}");
+        assert!(text.lines().count() > 5, "{text}");
+        assert_eq!(GameRecord::parse(&text).unwrap(), record);
+        // Comments pushed by hand, out of order and untidy, are written
+        // tidy; one of white space alone is not written.
+        record.comments.insert(0, Comment { after: 1, text: " a}b ".into() });
+        record.comments.push(Comment { after: 0, text: " \n ".into() });
+        let read = GameRecord::parse(&record.to_string()).unwrap();
+        assert_eq!(read.comments.len(), 2);
+        assert_eq!(read.comments[0], Comment { after: 1, text: "a)b".into() });
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use dvonn_core::{Move, Outcome, Position};
 
-use super::{GameRecord, MAX_PLIES, POSITION, RESULT, SETUP, is_valid_tag_name};
+use super::{Comment, GameRecord, MAX_PLIES, POSITION, RESULT, SETUP, comment_text, is_valid_tag_name};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::scan::{ScanError, TAG_VALUE, unescape, value_end};
 use crate::text::{advance_chars, excerpt, is_space, strip_bom};
@@ -36,6 +36,7 @@ struct Parser<'a> {
     result_tag: Option<Outcome>,
     result_token: Option<Outcome>,
     moves: Vec<Move>,
+    comments: Vec<Comment>,
     in_moves: bool,
 }
 
@@ -53,6 +54,7 @@ impl<'a> Parser<'a> {
             result_tag: None,
             result_token: None,
             moves: Vec::new(),
+            comments: Vec::new(),
             in_moves: false,
         }
     }
@@ -68,7 +70,7 @@ impl<'a> Parser<'a> {
             }
             match self.bytes.get(self.pos) {
                 None => break,
-                Some(b'{') => self.skip_comment()?,
+                Some(b'{') => self.read_comment()?,
                 Some(b'[') if !self.in_moves => self.parse_tag()?,
                 Some(b'[') => return Err(self.error(self.pos, ParseErrorKind::TagAfterMoves)),
                 Some(_) => {
@@ -92,19 +94,22 @@ impl<'a> Parser<'a> {
             None => Position::new(),
         };
         let result = self.result_tag.or(self.result_token).unwrap_or(Outcome::Unfinished);
-        Ok(GameRecord { tags: self.tags, start, moves: self.moves, result })
+        Ok(GameRecord { tags: self.tags, start, moves: self.moves, comments: self.comments, result })
     }
 
-    /// Skips the comment that starts at `self.pos`.
-    fn skip_comment(&mut self) -> Result<(), ParseError> {
+    /// Reads the comment that starts at `self.pos`, which stands after the
+    /// moves read so far.
+    fn read_comment(&mut self) -> Result<(), ParseError> {
         let open = self.pos;
-        match self.text[open..].find('}') {
-            Some(at) => {
-                self.pos = open + at + 1;
-                Ok(())
-            }
-            None => Err(self.error(open, ParseErrorKind::UnterminatedComment)),
+        let Some(at) = self.text[open..].find('}') else {
+            return Err(self.error(open, ParseErrorKind::UnterminatedComment));
+        };
+        let text = comment_text(&self.text[open + 1..open + at]);
+        if !text.is_empty() {
+            self.comments.push(Comment { after: self.moves.len(), text });
         }
+        self.pos = open + at + 1;
+        Ok(())
     }
 
     fn skip_blanks(&mut self) {
@@ -241,10 +246,10 @@ impl<'a> Parser<'a> {
     /// Handles the result token `word` at `start`.
     fn result(&mut self, start: usize, word: &str) -> Result<(), ParseError> {
         let token = word.parse::<Outcome>().map_err(|e| self.error(start, ParseErrorKind::BadResult(e)))?;
-        if let Some(tag) = self.result_tag {
-            if tag != token {
-                return Err(self.error(start, ParseErrorKind::ResultTokenMismatch { tag, token }));
-            }
+        if let Some(tag) = self.result_tag
+            && tag != token
+        {
+            return Err(self.error(start, ParseErrorKind::ResultTokenMismatch { tag, token }));
         }
         self.result_token = Some(token);
         Ok(())

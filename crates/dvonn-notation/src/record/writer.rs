@@ -5,8 +5,7 @@ use std::fmt;
 
 use dvonn_core::Position;
 
-use super::{GameRecord, POSITION, RESULT, SETUP, is_reserved_tag};
-use crate::text::with_forced_placement;
+use super::{GameRecord, POSITION, RESULT, SETUP, comment_text, is_reserved_tag};
 
 /// `value` with `"` and `\` escaped and line breaks turned into spaces.
 fn escape(value: &str) -> String {
@@ -22,6 +21,19 @@ fn escape(value: &str) -> String {
         }
     }
     out
+}
+
+/// Appends the words of a comment holding `text` (made tidy: see
+/// [`comment_text`]), braces included, to `words`; nothing when no word is
+/// left.
+fn comment_words(words: &mut Vec<(String, bool)>, text: &str) {
+    let text = comment_text(text);
+    let count = text.split_whitespace().count();
+    for (index, word) in text.split_whitespace().enumerate() {
+        let open = if index == 0 { "{" } else { "" };
+        let close = if index + 1 == count { "}" } else { "" };
+        words.push((format!("{open}{word}{close}"), false));
+    }
 }
 
 /// The longest line of moves the writer produces.
@@ -48,10 +60,11 @@ fn wrap_words(out: &mut String, words: impl IntoIterator<Item = (String, bool)>)
 }
 
 /// The canonical writing: the tags (escaped, reserved ones from `start` and
-/// `result`), a blank line, the moves with `N.` numbers wrapped at 80
-/// columns (the pair of plies where movement begins starts a new line), and
-/// the result token. The forced last placement is written even when the
-/// record leaves it out.
+/// `result`), a blank line, the moves with `N.` numbers and each comment
+/// after its move, wrapped at 80 columns (the comments before the first
+/// move on a line of their own, the pair of plies where movement begins
+/// starting a new line), and the result token. The forced last placement
+/// is written even when the record leaves it out.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in self.tags.iter().filter(|(name, _)| !is_reserved_tag(name)) {
@@ -65,20 +78,31 @@ impl fmt::Display for GameRecord {
         }
         writeln!(f, "[{RESULT} \"{}\"]", self.result)?;
         writeln!(f)?;
-        let filled = with_forced_placement(&self.start, &self.moves);
-        let moves = filled.as_deref().unwrap_or(&self.moves);
+        let mut filled = self.clone();
+        filled.fill_forced_placement();
+        // In the order of their places (the field is public).
+        filled.comments.sort_by_key(|comment| comment.after);
+        let moves = &filled.moves;
         // The pair of plies in which the first movement (or pass) falls
         // starts a line, when placements come before it.
         let break_pair = moves.iter().position(|mv| !mv.is_placement()).filter(|&ply| ply >= 2).map(|ply| ply / 2);
-        let words = moves.iter().enumerate().map(|(ply, mv)| {
-            if ply % 2 == 0 {
-                (format!("{}. {mv}", ply / 2 + 1), break_pair == Some(ply / 2))
-            } else {
-                (mv.to_string(), false)
+        let mut words = Vec::new();
+        let mut comments = filled.comments.iter().peekable();
+        for ply in 0..=moves.len() {
+            while let Some(comment) = comments.next_if(|comment| comment.after <= ply || ply == moves.len()) {
+                comment_words(&mut words, &comment.text);
             }
-        });
+            let Some(mv) = moves.get(ply) else { break };
+            if ply % 2 == 0 {
+                let break_before = break_pair == Some(ply / 2) || (ply == 0 && !words.is_empty());
+                words.push((format!("{}. {mv}", ply / 2 + 1), break_before));
+            } else {
+                words.push((mv.to_string(), false));
+            }
+        }
+        words.push((self.result.to_string(), false));
         let mut text = String::new();
-        wrap_words(&mut text, words.chain(std::iter::once((self.result.to_string(), false))));
+        wrap_words(&mut text, words);
         f.write_str(&text)
     }
 }

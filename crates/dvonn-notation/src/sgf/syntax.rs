@@ -102,10 +102,8 @@ impl Syntax<'_> {
                         return Err(self.error(at, ParseErrorKind::SgfSyntax("a property outside a node (';' first)")));
                     }
                     let property = self.property()?;
-                    if keep {
-                        if let Some(node) = nodes.last_mut() {
-                            node.push(property);
-                        }
+                    if keep && let Some(node) = nodes.last_mut() {
+                        node.push(property);
                     }
                 }
                 Some(_) => {

@@ -1,9 +1,11 @@
 // The page of `dvonn serve` in a real browser: headless Chromium (Debian's
 // package) driven by Playwright. Plays a whole game against the engine by
 // clicks, stops the engine and an analysis, imports games and steps
-// through them, exports, follows a position link, closes a page that is
-// searching, and checks that the page logged no error. Screenshots go to
-// $SCREENSHOTS (default: target/serve-screenshots).
+// through them, reviews a game (the graph, the marks, the engine's arrow,
+// a stop), exports, follows a position link, closes a page that is
+// searching or reviewing, and checks that the page logged no error.
+// Screenshots go to $SCREENSHOTS (default: target/serve-screenshots);
+// serve-review.png is docs/review.png.
 //
 // Run: npm ci && npm test (in this folder), after building the `dvonn`
 // binary (`cargo build`; $DVONN_BIN names another one, $CHROMIUM another
@@ -286,4 +288,104 @@ test('a closed page leaves no search running', async () => {
     assert.ok(Date.now() - start < 5000, 'the search stopped with its page');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+});
+
+/** Imports the Little Golem sample game; resolves to the page's state. */
+async function importSample(page) {
+  await page.click('#import-panel summary');
+  const transcript = await fs.readFile(path.join(records, 'littlegolem-dvonn.mc.2014.may.1.1.txt'), 'utf8');
+  await page.fill('#import-text', transcript);
+  await newGameFrom(page, '#import');
+  return settled(page);
+}
+
+/** Waits until no search runs on the server (at most 5 s). */
+async function noSearchRunning() {
+  const start = Date.now();
+  while ((await api(server.url, 'GET', '/api/status')).searches_running > 0) {
+    assert.ok(Date.now() - start < 5000, 'the search stopped');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('reviews a game: the graph, the marks and the arrow', async () => {
+  const page = await openPage({ width: 1120, height: 1000 });
+  const { game, plies } = await importSample(page);
+  await page.fill('#review-time', '0.1');
+  await page.click('#review');
+  await page.waitForFunction(() => document.body.dataset.review === 'running');
+  assert.ok(await page.isVisible('#review-progress'));
+  assert.ok(await page.isDisabled('#analyse'), 'no analysis while the game is reviewed');
+  // The moves are marked as they are judged, from the last back.
+  await page.waitForFunction(() => /Reviewing: \d+ of \d+ plies/.test(document.getElementById('review-status').textContent));
+  await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 120000 });
+  assert.ok(!(await page.isVisible('#review-progress')));
+  assert.match(await page.textContent('#review-status'), new RegExp(`^Reviewed at 0.1 s a position: all ${plies} plies\\.$`));
+  assert.match(await page.textContent('#review-summary'), /^White \(.+\): \d+ moves, average loss \d+\.\d\d; /);
+
+  // The graph under the board: a band per ply, the curve, a dot per mark.
+  const review = await api(server.url, 'GET', `/api/games/${game}/review`);
+  assert.equal(await page.locator('#graph svg rect.ply').count(), Number(plies));
+  assert.equal(await page.locator('#graph svg .curve').count(), 1);
+  const marked = review.plies.filter((entry) => entry.mark);
+  assert.ok(marked.length > 0, 'a real game has marked moves');
+  assert.equal(await page.locator('#graph svg circle.mark').count(), marked.length);
+  const graphBox = await page.locator('#graph svg').boundingBox();
+  const boardBox = await page.locator('#board svg').boundingBox();
+  assert.ok(graphBox.y >= boardBox.y + boardBox.height, 'the graph is under the board');
+
+  // The marks in the move list: the mark's symbol and colour on the move.
+  const symbols = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+  assert.equal(await page.locator('#moves button.marked').count(), marked.length);
+  for (const entry of marked) {
+    const button = page.locator(`#moves button[data-ply="${entry.ply + 1}"]`);
+    assert.equal(await button.textContent(), `${entry.move}${symbols[entry.mark]}`);
+    assert.ok(await button.evaluate((element, mark) => element.classList.contains(`mark-${mark}`), entry.mark));
+  }
+
+  // A click on the graph goes to the position where the move was chosen,
+  // with the engine's move as an arrow.
+  const chosen = marked.find((entry) => entry.phase === 'movement' && entry.best) || marked[0];
+  const before = await state(page);
+  await page.click(`#graph svg circle.mark[data-ply="${chosen.ply}"]`);
+  await page.waitForFunction((ply) => document.body.dataset.ply === String(ply), chosen.ply);
+  await settled(page);
+  assert.notEqual((await state(page)).ply, before.ply);
+  const arrow = page.locator('#board svg .best');
+  assert.equal(await arrow.count(), 1);
+  assert.equal(await arrow.getAttribute('data-move'), chosen.engine_move);
+  assert.equal(await page.locator(`#graph svg rect.ply.current[data-ply="${chosen.ply}"]`).count(), 1);
+  assert.match(await page.textContent('#review-line'), new RegExp(`: played ${chosen.move} — ${chosen.mark}, \\d+\\.\\d\\d pieces lost\\. The engine plays ${chosen.engine_move} \\(blue arrow\\)\\.$`));
+  await page.screenshot({ path: path.join(screenshots, 'serve-review.png'), fullPage: true });
+
+  // Every position of the game shows the engine's move of its review.
+  await page.click(`#graph svg rect.ply[data-ply="0"]`);
+  await page.waitForFunction(() => document.body.dataset.ply === '0');
+  await settled(page);
+  assert.equal(await page.locator('#board svg .best').getAttribute('data-move'), review.plies[0].engine_move);
+
+  // A review stopped midway keeps the plies it judged.
+  await page.fill('#review-time', '2');
+  await page.click('#review');
+  await page.waitForFunction(() => /Reviewing: [1-9]/.test(document.getElementById('review-status').textContent));
+  await page.click('#stop-review');
+  await page.waitForFunction(() => document.body.dataset.review === 'done');
+  assert.match(await page.textContent('#review-status'), /^Stopped at 2 s a position: the last \d+ of \d+ plies reviewed\.$/);
+  await noSearchRunning();
+});
+
+test('a page closed during a review leaves no search running', async () => {
+  const page = await openPage();
+  await importSample(page);
+  await page.fill('#review-time', '5');
+  await page.click('#review');
+  await page.waitForFunction(() => document.body.dataset.review === 'running');
+  const start = Date.now();
+  while ((await api(server.url, 'GET', '/api/status')).reviews_running === 0) {
+    assert.ok(Date.now() - start < 5000, 'the review started');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await page.close();
+  await noSearchRunning();
+  assert.equal((await api(server.url, 'GET', '/api/status')).reviews_running, 0);
 });
