@@ -2,6 +2,10 @@
 //! with the score of the search that chose its move and the final margin
 //! of its game.
 //!
+//! [`DataPlan::play`] plays a game and keeps each search
+//! ([`PlayedGame`]); [`records`] turns a played game into the records of
+//! its searched positions.
+//!
 //! A game starts from the empty board: its first placements are random
 //! (for variety), the rest of the placement phase and the whole movement
 //! phase are searched to a fixed depth, so that the boards the movement
@@ -16,7 +20,7 @@
 
 use std::io::{self, Read, Write};
 
-use dvonn_core::{Cell, Color, Phase, Position};
+use dvonn_core::{Author, Cell, Color, Game, Phase, Position};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -148,47 +152,81 @@ impl DataPlan {
         Engine::new(self.engine.clone().with_threads(1)).expect("a small table and one thread")
     }
 
-    /// Plays game number `game` with `engine` and returns its records in
-    /// the order played.
-    pub fn play(&self, game: u32, engine: &mut Engine) -> Vec<Record> {
+    /// Plays game number `game` with `engine`.
+    pub fn play(&self, game: u32, engine: &mut Engine) -> PlayedGame {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(u64::from(game));
         let (fewest, most) = self.random_placements;
         let opening = rng.random_range(fewest..=most.max(fewest));
         engine.new_game();
-        let mut position = Position::new();
-        let mut seen: Vec<Record> = Vec::new();
-        let mut ply = 0u16;
-        while !position.is_game_over() {
+        let mut played = Game::new(Position::new());
+        let mut searches = Vec::new();
+        while !played.position().is_game_over() {
+            let position = *played.position();
             let moves = position.legal_moves();
-            let random = u32::from(ply) < opening || rng.random_bool(self.random_share);
-            let mv = if moves.len() == 1 {
-                moves[0]
+            let random = (played.len() as u32) < opening || rng.random_bool(self.random_share);
+            let (mv, search) = if moves.len() == 1 {
+                (moves[0], None)
             } else {
                 let result = engine.search(&position, &Limits::depth(self.depth), &mut ());
-                seen.push(Record {
-                    position,
-                    ply,
-                    game,
-                    score: result.score,
-                    depth: result.depth.min(255) as u8,
-                    proven: result.exact,
-                    margin: 0,
-                });
+                let search =
+                    Searched { score: result.score, depth: result.depth.min(255) as u8, proven: result.exact };
                 let best = result.best_move.expect("the game is not over");
-                if random { *moves.choose(&mut rng).expect("a move") } else { best }
+                (if random { *moves.choose(&mut rng).expect("a move") } else { best }, Some(search))
             };
-            debug_assert!(position.is_legal(mv));
-            position.play_unchecked(mv);
-            ply += 1;
+            played.play(mv, Author::Program).expect("a legal move");
+            searches.push(search);
         }
-        let white_margin = position.pieces(Color::White) as i32 - position.pieces(Color::Black) as i32;
-        for record in &mut seen {
-            let margin = if record.position.side_to_move() == Color::White { white_margin } else { -white_margin };
-            record.margin = margin as i8;
-        }
-        seen
+        PlayedGame { game: played, searches }
     }
+}
+
+/// The search of a position of a self-play game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The score, for the side to move.
+    pub score: Score,
+    /// The depth the search completed.
+    pub depth: u8,
+    /// Whether the score is the proven final margin.
+    pub proven: bool,
+}
+
+/// A self-play game and the search of each of its positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// The game, played to its end.
+    pub game: Game,
+    /// `searches[i]`: the search of the position before move `i`; `None`
+    /// where the move was the only one.
+    pub searches: Vec<Option<Searched>>,
+}
+
+/// The records of the searched positions of `game`, number `number`, whose
+/// searches are `searches` (as in [`PlayedGame`]); `None` when the game was
+/// not played to its end (it has no final margin).
+pub fn records(game: &Game, searches: &[Option<Searched>], number: u32) -> Option<Vec<Record>> {
+    let white_margin = game.outcome().white_margin()?;
+    let records = game
+        .positions()
+        .iter()
+        .zip(searches)
+        .enumerate()
+        .filter_map(|(ply, (position, search))| {
+            let search = search.as_ref()?;
+            let margin = if position.side_to_move() == Color::White { white_margin } else { -white_margin };
+            Some(Record {
+                position: *position,
+                ply: ply as u16,
+                game: number,
+                score: search.score,
+                depth: search.depth,
+                proven: search.proven,
+                margin: margin as i8,
+            })
+        })
+        .collect();
+    Some(records)
 }
 
 /// Writes the header of a data file.
@@ -220,14 +258,17 @@ mod tests {
         let other = plan.play(8, &mut engine);
         assert_eq!(first, again);
         assert_ne!(first, other);
-        assert!(first.len() > 40, "placements and movements: {}", first.len());
-        let last = first.last().unwrap();
-        assert_eq!(last.position.phase(), Phase::Movement);
+        assert_eq!(first.searches.len(), first.game.len());
+        assert!(first.game.position().is_game_over());
+        let records = records(&first.game, &first.searches, 7).unwrap();
+        assert!(records.len() > 40, "placements and movements: {}", records.len());
+        assert_eq!(records.len(), first.searches.iter().flatten().count());
         // The margin is the game's, from each side.
-        for record in &first {
-            let white = if record.position.side_to_move() == Color::White { record.margin } else { -record.margin };
-            let last_white = if last.position.side_to_move() == Color::White { last.margin } else { -last.margin };
-            assert_eq!(white, last_white);
+        let white = first.game.outcome().white_margin().unwrap();
+        for record in &records {
+            let side = if record.position.side_to_move() == Color::White { 1 } else { -1 };
+            assert_eq!(i64::from(record.margin) * side, white);
+            assert_eq!(&record.position, &first.game.positions()[usize::from(record.ply)]);
         }
     }
 
