@@ -457,7 +457,9 @@ impl<'a> Searcher<'a> {
     /// search finds it better after all. `None` when the search was stopped.
     pub(crate) fn search_root_move(&mut self, position: &Position, mv: Move, depth: i32, best: i32) -> Option<Value> {
         let mut child = Position::new();
-        position.play_into(mv, &mut child);
+        let removed = position.play_into(mv, &mut child);
+        self.start_at(0, position);
+        self.enter(0, position, &child, mv, removed);
         // A root with a choice of moves: no forced-move extension.
         let value = self.search_child(position, &child, depth - 1, 0, -Score::INFINITE.centipieces(), best + 1);
         (!self.stopped).then_some(value)
