@@ -300,9 +300,12 @@ async function importSample(page) {
 }
 
 /** Waits until no search runs on the server (at most 5 s). */
+// The search stops first; its game forgets the review a moment later.
 async function noSearchRunning() {
   const start = Date.now();
-  while ((await api(server.url, 'GET', '/api/status')).searches_running > 0) {
+  for (;;) {
+    const status = await api(server.url, 'GET', '/api/status');
+    if (status.searches_running === 0 && status.reviews_running === 0) return;
     assert.ok(Date.now() - start < 5000, 'the search stopped');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -387,5 +390,4 @@ test('a page closed during a review leaves no search running', async () => {
   }
   await page.close();
   await noSearchRunning();
-  assert.equal((await api(server.url, 'GET', '/api/status')).reviews_running, 0);
 });
