@@ -1,4 +1,4 @@
-"""Reading the training data that `dvonn tune-net generate` writes.
+"""Reading the training data that `dvonn tune-net data` writes.
 
 A data file is a 16-byte header (b"DVONNDAT", the format version and the
 record size, both u32 little-endian) followed by fixed-size records; the

@@ -1,4 +1,4 @@
-"""Train the engine's movement evaluation network on data from `dvonn tune-net generate`.
+"""Train the engine's movement evaluation network on data from `dvonn tune-net data`.
 
     python train/train.py data/*.dat -o network.nnue --fixtures fixtures.txt
 
@@ -29,12 +29,12 @@ HAND_LR = 0.1
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("files", nargs="+", type=Path, help="data files written by `dvonn tune-net generate`")
+    parser.add_argument("files", nargs="+", type=Path, help="data files written by `dvonn tune-net data`")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the network file to write")
     parser.add_argument("--fixtures", type=Path, help="also write held-out positions with the trainer's estimates")
     parser.add_argument("--hidden", type=int, default=128, help="accumulator size (the engine's HIDDEN)")
     parser.add_argument("--layer2", type=int, default=16, help="hidden layer size (the engine's LAYER2)")
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=6, help="passes over the training positions (the shipped network: 6)")
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--lr", type=float, default=2e-3, help="the largest learning rate (one-cycle schedule)")
     parser.add_argument("--weight-decay", type=float, default=1.0, help="AdamW's weight decay, but for the linear term")

@@ -115,8 +115,7 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         }
     };
     let engine = EngineConfig::default().with_hash_mb(16).with_network(network);
-    let settings =
-        [("depth", args.depth.to_string()), ("seed", args.seed.to_string()), ("evaluation", evaluation)];
+    let settings = [("depth", args.depth.to_string()), ("seed", args.seed.to_string()), ("evaluation", evaluation)];
     let manifest = Manifest::new(COMMAND, games, &settings);
     let plan = DataPlan::default().with_depth(args.depth).with_seed(args.seed).with_engine(engine);
     let shard = args.shard.unwrap_or(Shard::WHOLE);
@@ -231,7 +230,10 @@ mod tests {
             let search = Searched { score: Score::from_centipieces(score), depth, proven };
             assert_eq!(parse_comment(&comment(&search)), Some(search), "{}", comment(&search));
         }
-        assert_eq!(comment(&Searched { score: Score::from_centipieces(-125), depth: 5, proven: false }), "score -1.25 depth 5");
+        assert_eq!(
+            comment(&Searched { score: Score::from_centipieces(-125), depth: 5, proven: false }),
+            "score -1.25 depth 5"
+        );
         assert_eq!(parse_comment("eval -1.30"), None);
         assert_eq!(parse_comment("score x depth 5"), None);
     }

@@ -1,5 +1,8 @@
-//! The evaluation: a weighted sum of DVONN features, an estimate of the
-//! final piece margin for the side to move.
+//! The evaluation: an estimate of the final piece margin for the side to
+//! move. The engine judges the movement phase with the [`network`] by
+//! default, the placement phase with the [`placement`] patterns; this
+//! module's own evaluation, a weighted sum of DVONN features, is the linear
+//! evaluation, the baseline and a term of the network.
 //!
 //! The features ([`Feature`]) measure what decides DVONN endings: material
 //! in the stacks a player owns, how much of it the opponent can land on next
@@ -228,7 +231,7 @@ pub fn final_margin(position: &Position) -> Score {
     Score::from_pieces(position.pieces(me) as i32 - position.pieces(me.opponent()) as i32)
 }
 
-/// An evaluation function: the [network](network) or the linear sum of
+/// An evaluation function: the [`network`] or the linear sum of
 /// features weighted by [`Weights`] for the movement phase, and the
 /// [placement evaluation](placement) for the placement phase.
 #[derive(Clone, Debug, PartialEq, Eq)]

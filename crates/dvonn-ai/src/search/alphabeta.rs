@@ -132,9 +132,10 @@ impl<'a> Searcher<'a> {
     /// The value of `position`, a leaf at `ply`.
     fn leaf_value(&mut self, position: &Position, ply: usize) -> Value {
         let accumulators = &mut self.accumulators;
-        let (score, proven) = self.shared.evaluator.evaluate_leaf(position, || {
-            accumulators.as_mut().expect("accumulators for the network").get(ply)
-        });
+        let (score, proven) = self
+            .shared
+            .evaluator
+            .evaluate_leaf(position, || accumulators.as_mut().expect("accumulators for the network").get(ply));
         Value { score: score.centipieces(), proven }
     }
 

@@ -76,8 +76,8 @@ impl Record {
             *byte = stack_byte(self.position.stack_at(cell));
         }
         let position = &self.position;
-        bytes[49] = u8::from(position.side_to_move() == Color::Black)
-            | u8::from(position.phase() == Phase::Movement) << 1;
+        bytes[49] =
+            u8::from(position.side_to_move() == Color::Black) | u8::from(position.phase() == Phase::Movement) << 1;
         bytes[50..52].copy_from_slice(&self.ply.to_le_bytes());
         bytes[52..56].copy_from_slice(&self.game.to_le_bytes());
         let score = self.score.centipieces().clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
@@ -169,8 +169,7 @@ impl DataPlan {
                 (moves[0], None)
             } else {
                 let result = engine.search(&position, &Limits::depth(self.depth), &mut ());
-                let search =
-                    Searched { score: result.score, depth: result.depth.min(255) as u8, proven: result.exact };
+                let search = Searched { score: result.score, depth: result.depth.min(255) as u8, proven: result.exact };
                 let best = result.best_move.expect("the game is not over");
                 (if random { *moves.choose(&mut rng).expect("a move") } else { best }, Some(search))
             };
@@ -275,11 +274,20 @@ mod tests {
     #[test]
     fn records_have_their_documented_layout() {
         let position: Position = "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().unwrap();
-        let record =
-            Record { position, ply: 49, game: 70_000, score: Score::from_centipieces(-150), depth: 6, proven: false, margin: -3 };
+        let record = Record {
+            position,
+            ply: 49,
+            game: 70_000,
+            score: Score::from_centipieces(-150),
+            depth: 6,
+            proven: false,
+            margin: -3,
+        };
         let bytes = record.to_bytes();
-        assert_eq!(bytes[0], 0x41, "A1: a white piece");
-        assert_eq!(bytes[1], 0x81, "B1: a lone DVONN piece");
+        let at = |cell: &str| bytes[cell.parse::<Cell>().unwrap().index()];
+        assert_eq!(at("A1"), 0x41, "a white piece");
+        assert_eq!(at("B1"), 0x01, "a black piece");
+        assert_eq!(at("C2"), 0x81, "a lone DVONN piece");
         assert_eq!(bytes[49], 0b10, "White to move, movement phase");
         assert_eq!(u16::from_le_bytes([bytes[50], bytes[51]]), 49);
         assert_eq!(u32::from_le_bytes(bytes[52..56].try_into().unwrap()), 70_000);

@@ -85,7 +85,10 @@ mod tests {
         }
         assert_eq!(kind(Stack::LONE_DVONN, Color::Black), 0);
         // K5 with a black piece, seen by White: the opponent's, no DVONN, height 1.
-        assert_eq!(input(Cell::ALL[48], Stack::single(Color::Black), Color::White), 48 * KINDS + 1 + 2 * HEIGHT_BUCKETS);
+        assert_eq!(
+            input(Cell::ALL[48], Stack::single(Color::Black), Color::White),
+            48 * KINDS + 1 + 2 * HEIGHT_BUCKETS
+        );
     }
 
     #[test]

@@ -6,13 +6,13 @@
 //! ([`inputs`]); a *feature transformer* shared by both sides sums one row
 //! of [`HIDDEN`] weights per stack into an *accumulator*, which a move
 //! changes only by the rows of the cells it touches, so the search keeps
-//! one per ply and updates it from the parent's ([`accumulator`]). The two
-//! accumulators, clipped to `[0, 255]`, the side to move's first, feed the
-//! output network of the position's [bucket](bucket) (how full the board
-//! is): a layer of [`LAYER2`] clipped values, then the estimate of the
-//! final margin. A linear term over the hand-made [features](super::Feature)
-//! of the position completes the estimate: the network learns what the
-//! linear evaluation misses.
+//! one per ply and updates it from the parent's. The two accumulators,
+//! clipped to `[0, 1]` (`[0, 512]` in integers), the side to move's first,
+//! feed the output network of the position's [`bucket`] (how full the
+//! board is): a layer of [`LAYER2`] clipped values, then the estimate of
+//! the final margin. A linear term over the hand-made
+//! [features](super::Feature) of the position completes the estimate: the
+//! network learns what the linear evaluation misses.
 //!
 //! The network judges the movement phase; placements are judged by the
 //! [placement evaluation](super::placement), which is fitted to deep
@@ -54,9 +54,8 @@ const QB: i32 = 256;
 const BUCKET_BOUNDS: [u32; BUCKETS - 1] = [41, 33, 25, 17, 9];
 
 /// The output network that judges `position`, a movement-phase position:
-/// 0 for 41 or more occupied cells, then one more for each bound of
-/// [`BUCKET_BOUNDS`] the board has emptied below, up to 5 for 8 cells or
-/// fewer.
+/// 0 for 41 or more occupied cells, 1 for 33 to 40, 2 for 25 to 32, 3 for
+/// 17 to 24, 4 for 9 to 16 and 5 for 8 or fewer.
 pub fn bucket(position: &Position) -> usize {
     let occupied = position.occupied().len();
     BUCKET_BOUNDS.iter().filter(|&&bound| occupied < bound).count()
@@ -75,7 +74,9 @@ pub enum NetworkFileError {
     #[error("not a dvonn network file")]
     NotANetwork,
     /// The file is a network of another shape or version.
-    #[error("a network of another layout (version {version}, {hidden} x {layer2} x {buckets}); this engine reads version {VERSION}, {HIDDEN} x {LAYER2} x {BUCKETS}")]
+    #[error(
+        "a network of another layout (version {version}, {hidden} x {layer2} x {buckets}); this engine reads version {VERSION}, {HIDDEN} x {LAYER2} x {BUCKETS}"
+    )]
     Layout {
         /// The file's layout version.
         version: u32,
