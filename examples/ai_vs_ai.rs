@@ -10,7 +10,7 @@
 //! ```
 //!
 //! A player is `full` (the engine as it plays CodeCup: searched
-//! placement, tuned evaluation, sharing a game clock), `baseline` (the same
+//! placement, the network evaluation, sharing a game clock), `baseline` (the same
 //! search with heuristic placement and a pieces-only evaluation), or a level
 //! (`beginner`, `casual`, `club`, `expert`, `master`) with that level's own
 //! per-move limit.
@@ -67,7 +67,10 @@ impl Player {
         let (config, per_move) = match spec {
             "full" => (EngineConfig::default(), None),
             "baseline" => (
-                EngineConfig::default().with_weights(Weights::PIECES_ONLY).with_placement(PlacementStrategy::Heuristic),
+                EngineConfig::default()
+                    .with_network(None)
+                    .with_weights(Weights::PIECES_ONLY)
+                    .with_placement(PlacementStrategy::Heuristic),
                 None,
             ),
             level => {

@@ -266,6 +266,7 @@ fuzz_target!(|data: &[u8]| {
     let time = Duration::from_millis([0, 1, 3, 0][usize::from(mode & 3)]);
     let config = SessionConfig {
         time,
+        reserve: Duration::ZERO,
         engine: EngineConfig::default().with_threads(1).with_hash_mb(1),
         ..SessionConfig::default()
     };

@@ -7,7 +7,7 @@ use dvonn_core::{Move, Phase, Position};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::eval::{Evaluator, PlacementEval, Weights, final_margin};
+use crate::eval::{Evaluator, Network, PlacementEval, Weights, final_margin};
 use crate::limits::{Limits, StopHandle};
 use crate::observer::SearchObserver;
 use crate::placement::{self, PlacementStrategy};
@@ -47,7 +47,10 @@ pub struct EngineConfig {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Evaluation weights.
+    /// The evaluation network of the movement phase; `None`: the linear
+    /// evaluation, with `weights`.
+    pub network: Option<&'static Network>,
+    /// Weights of the linear evaluation.
     pub weights: Weights,
     /// How placements are chosen.
     pub placement: PlacementStrategy,
@@ -66,6 +69,7 @@ impl Default for EngineConfig {
         EngineConfig {
             threads: 1,
             hash_mb: 64,
+            network: Some(Network::shipped()),
             weights: Weights::TUNED,
             placement: PlacementStrategy::Search,
             placement_eval: PlacementEval::default(),
@@ -81,7 +85,9 @@ setters! {
         with_threads(threads: usize);
         /// Sets the transposition table size in MiB.
         with_hash_mb(hash_mb: usize);
-        /// Sets the evaluation weights.
+        /// Sets the evaluation network (`None`: the linear evaluation).
+        with_network(network: Option<&'static Network>);
+        /// Sets the weights of the linear evaluation.
         with_weights(weights: Weights);
         /// Sets how placements are chosen.
         with_placement(placement: PlacementStrategy);
@@ -160,7 +166,11 @@ impl Engine {
         } else {
             None
         };
-        let evaluator = Evaluator::new(config.weights).with_placement(config.placement_eval);
+        let evaluator = match config.network {
+            Some(network) => Evaluator::network(network),
+            None => Evaluator::new(config.weights),
+        }
+        .with_placement(config.placement_eval);
         Ok(Engine {
             evaluator,
             rng: ChaCha8Rng::seed_from_u64(config.seed),

@@ -38,7 +38,8 @@ impl Level {
             Level::Casual | Level::Club => (Weights::TUNED, PlacementStrategy::Heuristic),
             Level::Expert | Level::Master => (Weights::TUNED, PlacementStrategy::Search),
         };
-        EngineConfig::default().with_weights(weights).with_placement(placement)
+        let network = if weights == Weights::PIECES_ONLY { None } else { EngineConfig::default().network };
+        EngineConfig::default().with_network(network).with_weights(weights).with_placement(placement)
     }
 
     /// The limit of each move at this level.

@@ -10,9 +10,11 @@
 //!   pool by default, young brothers wait as an option: [`ParallelSearch`]);
 //!   results that rest only on finished games are *proven* and solve
 //!   endgames exactly;
-//! - evaluation ([`eval`]): material, threats, distance to the DVONN pieces,
-//!   DVONN control, mobility and immobile stacks, with weights fitted to
-//!   self-play games;
+//! - evaluation ([`eval`]): a small network over the stacks of the board,
+//!   updated incrementally by the search and learned from self-play games
+//!   ([`eval::network`]), with a linear term over material, threats,
+//!   distance to the DVONN pieces, DVONN control, mobility and immobile
+//!   stacks; the linear evaluation alone is the baseline;
 //! - placement phase: the same search, with an evaluation of unfinished
 //!   boards made of local patterns whose weights are fitted to deep
 //!   searches of finished boards ([`eval::placement`]);

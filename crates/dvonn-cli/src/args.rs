@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use dvonn_ai::eval::PlacementEval;
+use dvonn_ai::eval::{Network, PlacementEval};
 use dvonn_ai::{EngineConfig, ParallelSearch};
 
 /// The engine's resources, as options of the commands that run one.
@@ -23,6 +23,38 @@ pub(crate) struct EngineArgs {
     /// of the engine's own.
     #[arg(long, value_parser = parse_placement_weights, value_name = "FILE")]
     pub placement_weights: Option<PlacementEval>,
+    /// The evaluation: network (the default) or linear (the weighted features, with the
+    /// placement evaluation's patterns).
+    #[arg(long, default_value = "network", value_parser = parse_eval, value_name = "KIND")]
+    pub eval: EvalKind,
+    /// The evaluation network from this file (written by train/train.py) instead of the engine's own.
+    #[arg(long, value_parser = parse_network, value_name = "FILE")]
+    pub network: Option<&'static Network>,
+}
+
+/// Which evaluation an engine uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EvalKind {
+    /// The network.
+    Network,
+    /// The linear evaluation.
+    Linear,
+}
+
+/// Reads `network` or `linear`.
+pub(crate) fn parse_eval(text: &str) -> Result<EvalKind, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "network" => Ok(EvalKind::Network),
+        "linear" => Ok(EvalKind::Linear),
+        _ => Err(format!("{text:?} is not an evaluation: expected network or linear")),
+    }
+}
+
+/// Reads a network file (kept for the rest of the program).
+pub(crate) fn parse_network(path: &str) -> Result<&'static Network, String> {
+    let bytes = std::fs::read(path).map_err(|error| format!("cannot read {path}: {error}"))?;
+    let network = Network::from_bytes(&bytes).map_err(|error| format!("{path}: {error}"))?;
+    Ok(Box::leak(Box::new(network)))
 }
 
 /// Reads a placement weight file into an evaluation.
@@ -39,7 +71,11 @@ impl EngineArgs {
         let config = EngineConfig::default().with_threads(usize::from(self.threads)).with_hash_mb(self.hash as usize);
         let search = config.search.with_parallel(self.parallel);
         let placement_eval = self.placement_weights.unwrap_or(config.placement_eval);
-        config.with_search(search).with_placement_eval(placement_eval)
+        let network = match self.eval {
+            EvalKind::Network => Some(self.network.unwrap_or(Network::shipped())),
+            EvalKind::Linear => None,
+        };
+        config.with_search(search).with_placement_eval(placement_eval).with_network(network)
     }
 }
 

@@ -33,9 +33,11 @@
 //! Time: the player has [`SessionConfig::time`] for the whole game (5 s by
 //! default, as in the CodeCup), measured by its own clock from the moment it
 //! has read what starts its turn to the moment its move is written. Each
-//! search gets the rest of that budget as a game clock
-//! ([`Limits::game_clock`]), so that the engine shares it out over the
-//! moves to come and never overdraws it.
+//! search gets the rest of that budget, less [`SessionConfig::reserve`], as
+//! a game clock ([`Limits::game_clock`]), so that the engine shares it out
+//! over the moves to come and never overdraws it. The reserve is for what
+//! the player's clock cannot see and the referee's does: the pipes, and the
+//! moments a busy machine gives the processor to other programs.
 
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -57,6 +59,10 @@ pub struct Args {
     /// player's own clock (the CodeCup 2011 limit was 5 s).
     #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
     time: Duration,
+    /// Seconds of --time the engine never plans to use, for what the referee's clock counts
+    /// and the player's does not (pipes, a busy machine).
+    #[arg(long, default_value = "0.3", value_parser = parse_reserve, value_name = "SECONDS")]
+    reserve: Duration,
     #[command(flatten)]
     engine: EngineArgs,
     /// Seed of the engine's random choices.
@@ -67,11 +73,23 @@ pub struct Args {
     position: Option<Position>,
 }
 
+/// Reads a reserve of time: 0 or more seconds.
+fn parse_reserve(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if (0.0..=86_400.0).contains(&seconds) => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err(format!("{text:?} is not a number of seconds from 0 to 86400")),
+    }
+}
+
 /// Runs `dvonn codecup` on standard input and output. Reports the end of
 /// the session and the thinking time used on standard error.
 pub fn run(args: &Args) -> Result<()> {
+    if args.reserve >= args.time {
+        bail!("--reserve ({} s) must be less than --time ({} s)", args.reserve.as_secs_f64(), args.time.as_secs_f64());
+    }
     let config = SessionConfig {
         time: args.time,
+        reserve: args.reserve,
         engine: args.engine.config().with_seed(args.seed),
         start: args.position.unwrap_or_default(),
     };
@@ -97,6 +115,8 @@ pub fn run(args: &Args) -> Result<()> {
 pub struct SessionConfig {
     /// Thinking time for the whole game.
     pub time: Duration,
+    /// The part of `time` the engine never plans to use.
+    pub reserve: Duration,
     /// The engine.
     pub engine: EngineConfig,
     /// The position the game starts from (the empty board in the CodeCup).
@@ -104,9 +124,15 @@ pub struct SessionConfig {
 }
 
 impl Default for SessionConfig {
-    /// 5 s for the game, the default engine, the empty board.
+    /// 5 s for the game of which 0.3 s in reserve, the default engine, the
+    /// empty board.
     fn default() -> SessionConfig {
-        SessionConfig { time: Duration::from_secs(5), engine: EngineConfig::default(), start: Position::new() }
+        SessionConfig {
+            time: Duration::from_secs(5),
+            reserve: Duration::from_millis(300),
+            engine: EngineConfig::default(),
+            start: Position::new(),
+        }
     }
 }
 
@@ -203,7 +229,7 @@ pub fn play_session(input: impl BufRead, mut output: impl Write, config: &Sessio
         }
         if color == Some(position.side_to_move()) {
             let started = Instant::now();
-            let remaining = config.time.saturating_sub(thinking);
+            let remaining = config.time.saturating_sub(config.reserve).saturating_sub(thinking);
             let limits = Limits::game_clock(remaining, Duration::ZERO);
             let result = engine.search(&position, &limits, &mut ());
             let mv = result.best_move.ok_or_else(|| anyhow!("the engine found no move in {position}"))?;

@@ -43,6 +43,7 @@ mod review;
 mod serve;
 mod shard;
 mod tune;
+mod tune_net;
 mod tune_placement;
 
 use std::process::ExitCode;
@@ -81,6 +82,8 @@ enum Command {
     Tune(tune::Args),
     /// Make the placement evaluation's weights: play and label placement phases, then fit.
     TunePlacement(tune_placement::Args),
+    /// Make the network evaluation's training data: self-play games with search scores and margins.
+    TuneNet(tune_net::Args),
     /// Play and analyse in a web browser: a local server for one page.
     #[cfg(feature = "serve")]
     Serve(serve::Args),
@@ -106,6 +109,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::TunePlacement(args) => tune_placement::run(&args),
+        Command::TuneNet(args) => tune_net::run(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     };

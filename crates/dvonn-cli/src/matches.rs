@@ -63,8 +63,8 @@ use summary::{MatchGame, Results, signed};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Player A: key=value pairs (depth=4, time=0.2, clock=5, nodes=N, level=club, threads=2, parallel=lazy|ybwc,
-    /// hash=16, eval=tuned|hand|pieces, placement=search|heuristic|random, placement-weights=FILE), random (uniformly random legal
-    /// moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
+    /// hash=16, eval=network|linear|hand|pieces, network=FILE, placement=search|heuristic|random, placement-weights=FILE), random
+    /// (uniformly random legal moves), or cmd:PROGRAM ARGS... for a CodeCup-protocol program.
     #[arg(long, value_name = "SPEC", required_unless_present = "merge")]
     a: Option<String>,
     /// Player B, as for --a.

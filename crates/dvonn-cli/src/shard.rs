@@ -46,7 +46,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub(crate) use dir::GameDir;
-pub(crate) use manifest::{Manifest, digest_lines};
+pub(crate) use manifest::{Manifest, digest, digest_lines};
 pub(crate) use records::{finished_records, read_record, read_records, stamp};
 pub(crate) use runner::{Flow, play_games};
 

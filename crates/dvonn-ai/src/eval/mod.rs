@@ -1,5 +1,8 @@
-//! The evaluation: a weighted sum of DVONN features, an estimate of the
-//! final piece margin for the side to move.
+//! The evaluation: an estimate of the final piece margin for the side to
+//! move. The engine judges the movement phase with the [`network`] by
+//! default, the placement phase with the [`placement`] patterns; this
+//! module's own evaluation, a weighted sum of DVONN features, is the linear
+//! evaluation, the baseline and a term of the network.
 //!
 //! The features ([`Feature`]) measure what decides DVONN endings: material
 //! in the stacks a player owns, how much of it the opponent can land on next
@@ -10,6 +13,7 @@
 //! to the final margins of self-play games (see the `tuning` module, behind
 //! the `tuning` feature).
 
+pub mod network;
 pub mod placement;
 #[cfg(feature = "tuning")]
 pub mod placement_tuning;
@@ -17,12 +21,14 @@ pub mod placement_tuning;
 pub mod tuning;
 mod weights;
 
+pub use network::Network;
 pub use placement::PlacementEval;
 pub use weights::Weights;
 
 use dvonn_core::cpu::with_fast_bits;
 use dvonn_core::{Bitboard, Color, MAX_JUMP, Mobility, Position};
 
+use self::network::accumulator::Accumulator;
 use crate::score::Score;
 
 /// The evaluation features, each measured for the side to move minus his
@@ -225,23 +231,34 @@ pub fn final_margin(position: &Position) -> Score {
     Score::from_pieces(position.pieces(me) as i32 - position.pieces(me.opponent()) as i32)
 }
 
-/// An evaluation function: features weighted by [`Weights`].
+/// An evaluation function: the [`network`] or the linear sum of
+/// features weighted by [`Weights`] for the movement phase, and the
+/// [placement evaluation](placement) for the placement phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     weights: Weights,
     placement: PlacementEval,
+    network: Option<&'static Network>,
 }
 
 impl Default for Evaluator {
+    /// The shipped network.
     fn default() -> Evaluator {
-        Evaluator::new(Weights::TUNED)
+        Evaluator::network(Network::shipped())
     }
 }
 
 impl Evaluator {
-    /// An evaluator with these weights.
+    /// The linear evaluation with these weights, and the default placement
+    /// evaluation.
     pub fn new(weights: Weights) -> Evaluator {
-        Evaluator { weights, placement: PlacementEval::default() }
+        Evaluator { weights, placement: PlacementEval::default(), network: None }
+    }
+
+    /// The evaluation by `network` in the movement phase, and the default
+    /// placement evaluation.
+    pub fn network(network: &'static Network) -> Evaluator {
+        Evaluator { network: Some(network), ..Evaluator::new(Weights::TUNED) }
     }
 
     /// This evaluator with another placement evaluation.
@@ -249,32 +266,54 @@ impl Evaluator {
         Evaluator { placement, ..self }
     }
 
-    /// The weights.
+    /// The weights of the linear evaluation.
     pub const fn weights(&self) -> &Weights {
         &self.weights
+    }
+
+    /// The network, when this is the network evaluation.
+    pub const fn network_used(&self) -> Option<&'static Network> {
+        self.network
     }
 
     /// The estimated final margin for the side to move. Meant for positions
     /// where the game goes on; see [`final_margin`] for finished ones.
     pub fn evaluate(&self, position: &Position) -> Score {
-        if position.phase() == dvonn_core::Phase::Placement {
-            return self.placement.evaluate(position);
+        match self.network {
+            _ if position.phase() == dvonn_core::Phase::Placement => self.placement.evaluate(position),
+            Some(network) => network.evaluate(position),
+            None => Score::from_centipieces(self.weights.apply(&features(position), position.occupied().len())),
         }
-        Score::from_centipieces(self.weights.apply(&features(position), position.occupied().len()))
     }
 
     /// The value of a search leaf: the final margin, proven, when the game
-    /// is over; the evaluation otherwise.
-    pub(crate) fn evaluate_leaf(&self, position: &Position) -> (Score, bool) {
+    /// is over; the evaluation otherwise. `accumulator` is the position's,
+    /// for the network (computed only when needed).
+    pub(crate) fn evaluate_leaf<'a>(
+        &self,
+        position: &Position,
+        accumulator: impl FnOnce() -> &'a Accumulator,
+    ) -> (Score, bool) {
         if position.phase() == dvonn_core::Phase::Placement {
             return (self.placement.evaluate(position), false);
         }
-        match features_and_end(position) {
-            (_, true) => (final_margin(position), true),
-            (features, false) => {
-                (Score::from_centipieces(self.weights.apply(&features, position.occupied().len())), false)
-            }
+        let (features, over) = features_and_end(position);
+        if over {
+            return (final_margin(position), true);
         }
+        let centipieces = match self.network {
+            Some(network) => network.evaluate_with(accumulator(), position, &features),
+            None => self.weights.apply(&features, position.occupied().len()),
+        };
+        (Score::from_centipieces(centipieces), false)
+    }
+
+    /// [`Evaluator::evaluate_leaf`], with the accumulator computed from
+    /// scratch: the reference the search's incremental one must agree with.
+    #[cfg(test)]
+    pub(crate) fn evaluate_leaf_from_scratch(&self, position: &Position) -> (Score, bool) {
+        let accumulator = self.network.map(|network| network.accumulator(position));
+        self.evaluate_leaf(position, || accumulator.as_ref().expect("an accumulator for the network"))
     }
 }
 

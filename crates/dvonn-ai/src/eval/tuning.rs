@@ -127,10 +127,12 @@ pub struct SelfPlayer {
 }
 
 impl SelfPlayer {
-    /// A player of `plan`'s games (its engine has a 16 MiB table).
+    /// A player of `plan`'s games (its engine has a 16 MiB table and the
+    /// linear evaluation with the plan's weights).
     pub fn new(plan: &SelfPlay) -> SelfPlayer {
         let config = EngineConfig::default()
             .with_hash_mb(16)
+            .with_network(None)
             .with_weights(plan.weights)
             .with_placement(PlacementStrategy::Heuristic);
         let engine = Engine::new(config).expect("a 16 MiB table");

@@ -10,11 +10,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use dvonn_core::{Move, MoveList, Phase, Position};
+use dvonn_core::{Bitboard, Move, MoveList, Phase, Position};
 
 use super::ordering::{Ordering, is_capture, next_best};
 use super::{MAX_PLY, Shared};
 use crate::eval::final_margin;
+use crate::eval::network::accumulator::AccumulatorStack;
 use crate::score::Score;
 use crate::tt::{Bound, TtEntry};
 
@@ -56,6 +57,9 @@ pub(crate) struct Searcher<'a> {
     /// (empty for a searcher that starts at the root): any one set means
     /// its result is no longer wanted.
     pub(super) aborts: Vec<Arc<AtomicBool>>,
+    /// The network's accumulators of the positions on the current line,
+    /// by ply (`None` for the linear evaluation).
+    accumulators: Option<AccumulatorStack>,
 }
 
 /// A node's context for searching its moves.
@@ -104,6 +108,43 @@ impl<'a> Searcher<'a> {
             stopped: false,
             null_move_allowed: true,
             aborts: Vec::new(),
+            accumulators: shared.evaluator.network_used().map(|network| AccumulatorStack::new(network, MAX_PLY + 1)),
+        }
+    }
+
+    /// Makes `position` the position at `ply`, where this searcher's
+    /// search starts (the root, or a split point for a helper).
+    pub(super) fn start_at(&mut self, ply: usize, position: &Position) {
+        if let Some(accumulators) = &mut self.accumulators {
+            accumulators.set(ply, position);
+        }
+    }
+
+    /// Records that `child`, the position at `ply + 1`, follows the one at
+    /// `ply` by `mv`.
+    #[inline]
+    fn enter(&mut self, ply: usize, parent: &Position, child: &Position, mv: Move, removed: Bitboard) {
+        if let Some(accumulators) = &mut self.accumulators {
+            accumulators.push(ply, parent, child, mv, removed);
+        }
+    }
+
+    /// The value of `position`, a leaf at `ply`.
+    fn leaf_value(&mut self, position: &Position, ply: usize) -> Value {
+        let accumulators = &mut self.accumulators;
+        let (score, proven) = self
+            .shared
+            .evaluator
+            .evaluate_leaf(position, || accumulators.as_mut().expect("accumulators for the network").get(ply));
+        Value { score: score.centipieces(), proven }
+    }
+
+    /// The static evaluation of `position`, at `ply`, for pruning.
+    fn static_evaluation(&mut self, position: &Position, ply: usize) -> i32 {
+        let evaluator = self.shared.evaluator;
+        match &mut self.accumulators {
+            Some(accumulators) => evaluator.evaluate_leaf(position, || accumulators.get(ply)).0.centipieces(),
+            None => evaluator.evaluate(position).centipieces(),
         }
     }
 
@@ -184,8 +225,7 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
 
         if depth <= 0 || ply >= MAX_PLY {
-            let (score, proven) = self.shared.evaluator.evaluate_leaf(position);
-            return Value { score: score.centipieces(), proven };
+            return self.leaf_value(position, ply);
         }
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
@@ -227,7 +267,7 @@ impl<'a> Searcher<'a> {
             && position.phase() == Phase::Movement
             && position.occupied().len() >= PRUNING_MIN_STACKS
         {
-            let score = self.shared.evaluator.evaluate(position).centipieces();
+            let score = self.static_evaluation(position, ply);
             let futile_score = score - FUTILITY_MARGIN * depth;
             if try_futility && futile_score >= beta {
                 return Value { score: futile_score, proven: false };
@@ -306,6 +346,7 @@ impl<'a> Searcher<'a> {
         let Node { position, depth, ply, beta, extension, pv_node } = *node;
         let mut child = Position::new();
         let removed = position.play_into(mv, &mut child);
+        self.enter(ply, position, &child, mv, removed);
         let new_depth = depth - 1 + extension;
         if index == 0 || !self.shared.options.principal_variation {
             return self.search_child(position, &child, new_depth, ply, alpha, beta);
@@ -345,6 +386,7 @@ impl<'a> Searcher<'a> {
             return false;
         }
         let Some(child) = position.null_move() else { return false };
+        self.enter(ply, position, &child, Move::Pass, Bitboard::EMPTY);
         let reduction = 2 + depth / 4;
         self.null_move_allowed = false;
         let value = self.negamax(&child, depth - 1 - reduction, ply + 1, -beta, -beta + 1).negate();
@@ -365,6 +407,7 @@ impl<'a> Searcher<'a> {
     ) -> Option<(Value, Move)> {
         self.pv[0].clear();
         self.count_node();
+        self.start_at(0, position);
         let original_alpha = alpha;
         let mut best: Option<(Value, Move)> = None;
         let mut proven = true;
@@ -372,7 +415,8 @@ impl<'a> Searcher<'a> {
         for (index, root_move) in root_moves.iter_mut().enumerate() {
             let mv = root_move.mv;
             let mut child = Position::new();
-            position.play_into(mv, &mut child);
+            let removed = position.play_into(mv, &mut child);
+            self.enter(0, position, &child, mv, removed);
             let new_depth = depth - 1 + extension;
             let value = if index == 0 || !self.shared.options.principal_variation {
                 self.search_child(position, &child, new_depth, 0, alpha, beta)
@@ -414,7 +458,9 @@ impl<'a> Searcher<'a> {
     /// search finds it better after all. `None` when the search was stopped.
     pub(crate) fn search_root_move(&mut self, position: &Position, mv: Move, depth: i32, best: i32) -> Option<Value> {
         let mut child = Position::new();
-        position.play_into(mv, &mut child);
+        let removed = position.play_into(mv, &mut child);
+        self.start_at(0, position);
+        self.enter(0, position, &child, mv, removed);
         // A root with a choice of moves: no forced-move extension.
         let value = self.search_child(position, &child, depth - 1, 0, -Score::INFINITE.centipieces(), best + 1);
         (!self.stopped).then_some(value)

@@ -60,6 +60,7 @@ impl<'a> Searcher<'a> {
             moves.par_iter().enumerate().for_each_init(
                 || {
                     let mut helper = Searcher::with_ordering(shared, ordering.clone());
+                    helper.start_at(ply, node.position);
                     helper.aborts = aborts.clone();
                     helper.null_move_allowed = null_move_allowed;
                     helper

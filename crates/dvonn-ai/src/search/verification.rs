@@ -23,7 +23,7 @@ use crate::tt::TranspositionTable;
 /// games score their final margin.
 fn negamax(evaluator: &Evaluator, position: &Position, depth: i32, ply: usize) -> i32 {
     if depth <= 0 || ply >= MAX_PLY {
-        return evaluator.evaluate_leaf(position).0.centipieces();
+        return evaluator.evaluate_leaf_from_scratch(position).0.centipieces();
     }
     let moves = position.legal_moves();
     if moves.is_empty() {

@@ -59,6 +59,7 @@ fn pipe() -> (PipeWriter, BufReader<PipeReader>) {
 fn config(seconds: f64, seed: u64) -> SessionConfig {
     SessionConfig {
         time: Duration::from_secs_f64(seconds),
+        reserve: Duration::ZERO,
         engine: EngineConfig::default().with_hash_mb(8).with_seed(seed),
         start: Position::new(),
     }

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::external::External;
 use super::spec::{POSITION_PLACEHOLDER, SEED_PLACEHOLDER, Spec};
+use super::summary::TIME_USED;
 use crate::shard::mix;
 
 /// The fewest and the most random placements of an opening.
@@ -162,6 +163,9 @@ pub(crate) fn play(
     if let Some((loser, reason)) = &forfeit {
         record.set_tag("Termination", &format!("{loser} forfeits: {reason}"));
     }
+    for (tag, color) in TIME_USED.into_iter().zip(Color::BOTH) {
+        record.set_tag(tag, &format!("{:.3}", referee.used(color).as_secs_f64()));
+    }
     Ok(record)
 }
 
@@ -220,5 +224,7 @@ mod tests {
         assert_eq!(game.outcome(), record.result, "played to the end, the score the record's");
         assert_eq!(record.tag("Round"), Some("1"));
         assert_eq!((record.tag("White"), record.tag("Black")), (Some("A"), Some("B")));
+        let counted = super::super::summary::MatchGame::of_record(0, &record).unwrap();
+        assert!(counted.time_used.is_some(), "the time each side used, in tags");
     }
 }

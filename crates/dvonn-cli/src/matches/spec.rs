@@ -15,7 +15,8 @@
 //! | `threads` | count | search threads |
 //! | `parallel` | lazy, ybwc | how the threads share the search: Lazy SMP or young brothers wait |
 //! | `hash` | MiB | transposition table size (default 16) |
-//! | `eval` | tuned, hand, pieces | evaluation weights |
+//! | `eval` | network, linear, tuned, hand, pieces | the evaluation: the network (the default), or the linear one with the tuned (`linear`), hand-set or material-only weights |
+//! | `network` | file | the evaluation network from this file (`train/train.py`) |
 //! | `placement` | search, heuristic, random | placement strategy |
 //! | `placement-weights` | file | placement evaluation weights (`dvonn tune-placement fit`) |
 //!
@@ -35,7 +36,10 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use dvonn_ai::eval::Network;
 use dvonn_ai::{EngineConfig, Level, Limits, PlacementStrategy, Weights};
+
+use crate::args::EvalKind;
 
 use crate::args::parse_seconds;
 
@@ -141,9 +145,18 @@ impl Spec {
                 "threads" => spec.config.threads = count(value, 1, 256).with_context(context)? as usize,
                 "parallel" => spec.config.search.parallel = value.parse().map_err(anyhow::Error::msg)?,
                 "hash" => spec.config.hash_mb = count(value, 1, 65_536).with_context(context)? as usize,
-                "eval" => {
-                    spec.config.weights = Weights::named(value)
-                        .with_context(|| format!("{}: expected tuned, hand or pieces", context()))?;
+                "eval" => match crate::args::parse_eval(value) {
+                    Ok(EvalKind::Network) => spec.config.network = Some(Network::shipped()),
+                    Ok(EvalKind::Linear) => spec.config.network = None,
+                    Err(_) => {
+                        spec.config.weights = Weights::named(value).with_context(|| {
+                            format!("{}: expected network, linear, tuned, hand or pieces", context())
+                        })?;
+                        spec.config.network = None;
+                    }
+                },
+                "network" => {
+                    spec.config.network = Some(crate::args::parse_network(value).map_err(anyhow::Error::msg)?);
                 }
                 "placement" => {
                     spec.config.placement = match value.to_ascii_lowercase().as_str() {
@@ -158,7 +171,7 @@ impl Spec {
                         crate::args::parse_placement_weights(value).map_err(anyhow::Error::msg)?;
                 }
                 _ => bail!(
-                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, parallel, hash, eval, placement or placement-weights (or cmd:<program>)"
+                    "unknown key {key:?} in {text:?}: expected level, depth, nodes, time, clock, threads, parallel, hash, eval, network, placement or placement-weights (or cmd:<program>)"
                 ),
             }
         }

@@ -5,6 +5,7 @@
 //! decision does not depend on which game happened to finish first).
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 use dvonn_core::{Color, Outcome};
@@ -15,6 +16,10 @@ use super::stats::{Sprt, Tally, Verdict, elo_estimate};
 
 /// The tag of a record that says why a game was forfeited.
 const TERMINATION: &str = "Termination";
+
+/// The tags of a record that give the time each side used, on the
+/// referee's clock, in seconds (White's first).
+pub(crate) const TIME_USED: [&str; 2] = ["WhiteTimeUsed", "BlackTimeUsed"];
 
 /// A game of the match as its summary counts it, read from its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +32,9 @@ pub(crate) struct MatchGame {
     pub outcome: Outcome,
     /// Why the loser lost, for a resignation.
     pub forfeit_reason: Option<String>,
+    /// The time each side used on the referee's clock, White's first, when
+    /// the record gives it.
+    pub time_used: Option<[Duration; 2]>,
 }
 
 impl MatchGame {
@@ -49,7 +57,12 @@ impl MatchGame {
             ),
             Outcome::Unfinished => bail!("game {} has no result", game + 1),
         };
-        Ok(MatchGame { a_color: MatchGame::a_color(game), outcome: record.result, forfeit_reason })
+        let seconds = |tag: &str| record.tag(tag).and_then(|text| Duration::try_from_secs_f64(text.parse().ok()?).ok());
+        let time_used = match TIME_USED.map(seconds) {
+            [Some(white), Some(black)] => Some([white, black]),
+            _ => None,
+        };
+        Ok(MatchGame { a_color: MatchGame::a_color(game), outcome: record.result, forfeit_reason, time_used })
     }
 
     /// The loser and the reason, for a game lost by forfeit.
@@ -154,6 +167,10 @@ impl Results {
             if let Some((loser, reason)) = counted.forfeit() {
                 summary.forfeits.push(Forfeit { game: game + 1, by_a: loser == a, reason: reason.to_string() });
             }
+            if let Some(used) = counted.time_used {
+                summary.time_used[0].add(game + 1, used[a.index()]);
+                summary.time_used[1].add(game + 1, used[(!a).index()]);
+            }
         }
         summary
     }
@@ -169,6 +186,35 @@ struct Summary {
     finished: u32,
     /// The games lost by forfeit, in order.
     forfeits: Vec<Forfeit>,
+    /// The time A and B used per game, over the games whose records give it.
+    time_used: [TimeUsed; 2],
+}
+
+/// A player's time per game on the referee's clock, over some games.
+#[derive(Clone, Debug, Default)]
+struct TimeUsed {
+    games: u32,
+    total: Duration,
+    /// The longest game's time and its number (from 1).
+    longest: Option<(Duration, usize)>,
+}
+
+impl TimeUsed {
+    /// Counts `time`, the time used in game `game` (from 1).
+    fn add(&mut self, game: usize, time: Duration) {
+        self.games += 1;
+        self.total += time;
+        if self.longest.is_none_or(|(longest, _)| time > longest) {
+            self.longest = Some((time, game));
+        }
+    }
+
+    /// `3.981 s on average, 4.612 s at most (game 17)`.
+    fn describe(&self) -> Option<String> {
+        let (longest, game) = self.longest?;
+        let average = self.total.as_secs_f64() / f64::from(self.games);
+        Some(format!("{average:.3} s on average, {:.3} s at most (game {game})", longest.as_secs_f64()))
+    }
 }
 
 /// A game lost by breaking the rules of the match (time, illegal move,
@@ -248,6 +294,13 @@ fn report(definition: &Definition, summary: &Summary, decided_at: Option<Tally>)
     } else {
         let _ = writeln!(out, "Average margin: no game was played to the end");
     }
+    if let [Some(a_time), Some(b_time)] = summary.time_used.each_ref().map(TimeUsed::describe) {
+        let _ = writeln!(
+            out,
+            "Time used per game on the referee's clock: A {a_time}; B {b_time} ({} games)",
+            summary.time_used[0].games
+        );
+    }
     let by_a = summary.forfeits.iter().filter(|forfeit| forfeit.by_a).count();
     let _ = writeln!(out, "Forfeits: A {by_a}, B {}", summary.forfeits.len() - by_a);
     for Forfeit { game, by_a, reason } in &summary.forfeits {
@@ -302,7 +355,7 @@ mod tests {
         let a_color = MatchGame::a_color(game);
         let (white, black) = if a_wins == (a_color == Color::White) { (5, 0) } else { (0, 5) };
         let outcome = Outcome::Score { white, black };
-        MatchGame { a_color, outcome, forfeit_reason: None }
+        MatchGame { a_color, outcome, forfeit_reason: None, time_used: None }
     }
 
     #[test]
@@ -346,5 +399,25 @@ mod tests {
         assert_eq!(counted.forfeit(), Some((Color::White, "resigned")));
         record.result = Outcome::Unfinished;
         assert!(MatchGame::of_record(0, &record).is_err());
+    }
+
+    #[test]
+    fn records_give_the_time_each_side_used() {
+        let mut record = GameRecord::default();
+        record.result = Outcome::Score { white: 10, black: 12 };
+        assert_eq!(MatchGame::of_record(0, &record).unwrap().time_used, None);
+        record.set_tag(TIME_USED[0], "4.250");
+        record.set_tag(TIME_USED[1], "3.5");
+        let mut results = Results::new(None);
+        // A is White in game 1 and Black in game 2; game 3's time is unreadable.
+        results.insert(0, MatchGame::of_record(0, &record).unwrap());
+        results.insert(1, MatchGame::of_record(1, &record).unwrap());
+        record.set_tag(TIME_USED[1], "soon");
+        results.insert(2, MatchGame::of_record(2, &record).unwrap());
+        let summary = results.summary();
+        let [a, b] = summary.time_used.each_ref().map(|time| time.describe().unwrap());
+        assert_eq!(a, "3.875 s on average, 4.250 s at most (game 1)");
+        assert_eq!(b, "3.875 s on average, 4.250 s at most (game 2)");
+        assert_eq!(summary.time_used[0].games, 2);
     }
 }

@@ -105,7 +105,7 @@ impl Manifest {
 }
 
 /// A short digest of `bytes` (64-bit FNV-1a, 16 hex digits).
-pub(super) fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     let mut hasher = fnv::FnvHasher::default();
     hasher.write(bytes);
     format!("{:016x}", hasher.finish())
