@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use dvonn_ai::Score;
-use dvonn_ai::eval::network::data::{DataPlan, RECORD_BYTES, Searched, records, write_header};
+use dvonn_ai::eval::network::data::{DataPlan, HEADER, RECORD_BYTES, Searched, records};
 use dvonn_core::Game;
 use dvonn_notation::GameRecord;
 
@@ -163,8 +163,7 @@ fn data(args: &DataArgs) -> Result<()> {
     for note in run.notes(&missing) {
         outln!("{note}")?;
     }
-    let mut bytes = Vec::new();
-    write_header(&mut bytes)?;
+    let mut bytes = HEADER.to_vec();
     let mut positions = 0;
     for (&game, record) in &run.games {
         let (played, searches) = searched_game(record).with_context(|| format!("game {}", game + 1))?;

@@ -18,8 +18,6 @@
 //! The records are written in a fixed binary form ([`RECORD_BYTES`] bytes
 //! each after a [`HEADER`]) that the trainer in `train/` reads with numpy.
 
-use std::io::{self, Read, Write};
-
 use dvonn_core::{Author, Cell, Color, Game, Phase, Position};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -228,22 +226,6 @@ pub fn records(game: &Game, searches: &[Option<Searched>], number: u32) -> Optio
     Some(records)
 }
 
-/// Writes the header of a data file.
-pub fn write_header(out: &mut impl Write) -> io::Result<()> {
-    out.write_all(&HEADER)
-}
-
-/// Reads and checks the header of a data file.
-pub fn read_header(input: &mut impl Read) -> io::Result<()> {
-    let mut header = [0; HEADER.len()];
-    input.read_exact(&mut header)?;
-    if header == HEADER {
-        Ok(())
-    } else {
-        Err(io::Error::new(io::ErrorKind::InvalidData, "not a dvonn training-data file of this version"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,10 +276,8 @@ mod tests {
         assert_eq!(i16::from_le_bytes([bytes[56], bytes[57]]), -150);
         assert_eq!((bytes[58], bytes[59], bytes[60] as i8), (6, 0, -3));
         assert_eq!(i16::from_le_bytes([bytes[61 + 2 * 10], bytes[62 + 2 * 10]]), 1, "tempo");
-        let mut file = Vec::new();
-        write_header(&mut file).unwrap();
-        assert_eq!(file.len(), 16);
-        assert!(read_header(&mut file.as_slice()).is_ok());
-        assert!(read_header(&mut &b"DVONNDAT\x02\0\0\0\x54\0\0\0"[..]).is_err());
+        assert_eq!(&HEADER[..8], b"DVONNDAT");
+        assert_eq!(u32::from_le_bytes(HEADER[8..12].try_into().unwrap()), 1, "the format's version");
+        assert_eq!(u32::from_le_bytes(HEADER[12..16].try_into().unwrap()) as usize, RECORD_BYTES);
     }
 }
