@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use dvonn::ai::{Engine, EngineConfig, Limits};
+use dvonn::ai::{Engine, EngineConfig, Limits, MovementEval, Weights};
 use dvonn::rules::{Phase, Position};
 
 /// Depth of the per-position searches: tens of milliseconds each.
@@ -39,7 +39,7 @@ fn search(c: &mut Criterion) {
 /// The two evaluations: the network and the linear one.
 fn evaluations() -> [(&'static str, EngineConfig); 2] {
     let config = EngineConfig::default().with_hash_mb(16);
-    [("network", config.clone()), ("linear", config.with_network(None))]
+    [("network", config.clone()), ("linear", config.with_movement_eval(MovementEval::Linear(Weights::TUNED)))]
 }
 
 /// Fresh full boards: random setups, the movement phase about to start.

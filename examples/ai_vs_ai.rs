@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
-use dvonn::ai::{Engine, EngineConfig, EnginePlayer, Level, Limits, PlacementStrategy, Referee, Weights};
+use dvonn::ai::{Engine, EngineConfig, EnginePlayer, Level, Limits, MovementEval, PlacementStrategy, Referee, Weights};
 use dvonn::notation::diagram::{DiagramOptions, LEGEND, diagram};
 use dvonn::rules::{Color, Phase, Position};
 
@@ -68,8 +68,7 @@ impl Player {
             "full" => (EngineConfig::default(), None),
             "baseline" => (
                 EngineConfig::default()
-                    .with_network(None)
-                    .with_weights(Weights::PIECES_ONLY)
+                    .with_movement_eval(MovementEval::Linear(Weights::PIECES_ONLY))
                     .with_placement(PlacementStrategy::Heuristic),
                 None,
             ),

@@ -7,7 +7,7 @@ use dvonn_core::{Move, Phase, Position};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::eval::{Evaluator, Network, PlacementEval, Weights, final_margin};
+use crate::eval::{Evaluator, MovementEval, PlacementEval, final_margin};
 use crate::limits::{Limits, StopHandle};
 use crate::observer::SearchObserver;
 use crate::placement::{self, PlacementStrategy};
@@ -47,11 +47,8 @@ pub struct EngineConfig {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// The evaluation network of the movement phase; `None`: the linear
-    /// evaluation, with `weights`.
-    pub network: Option<&'static Network>,
-    /// Weights of the linear evaluation.
-    pub weights: Weights,
+    /// How the movement phase is judged (the shipped network by default).
+    pub movement_eval: MovementEval,
     /// How placements are chosen.
     pub placement: PlacementStrategy,
     /// How the search judges placement-phase positions.
@@ -69,8 +66,7 @@ impl Default for EngineConfig {
         EngineConfig {
             threads: 1,
             hash_mb: 64,
-            network: Some(Network::shipped()),
-            weights: Weights::TUNED,
+            movement_eval: MovementEval::default(),
             placement: PlacementStrategy::Search,
             placement_eval: PlacementEval::default(),
             search: SearchOptions::ALL,
@@ -85,10 +81,8 @@ setters! {
         with_threads(threads: usize);
         /// Sets the transposition table size in MiB.
         with_hash_mb(hash_mb: usize);
-        /// Sets the evaluation network (`None`: the linear evaluation).
-        with_network(network: Option<&'static Network>);
-        /// Sets the weights of the linear evaluation.
-        with_weights(weights: Weights);
+        /// Sets how the movement phase is judged.
+        with_movement_eval(movement_eval: MovementEval);
         /// Sets how placements are chosen.
         with_placement(placement: PlacementStrategy);
         /// Sets how the search judges placement-phase positions.
@@ -166,11 +160,7 @@ impl Engine {
         } else {
             None
         };
-        let evaluator = match config.network {
-            Some(network) => Evaluator::network(network),
-            None => Evaluator::new(config.weights),
-        }
-        .with_placement(config.placement_eval);
+        let evaluator = Evaluator::of(config.movement_eval).with_placement(config.placement_eval);
         Ok(Engine {
             evaluator,
             rng: ChaCha8Rng::seed_from_u64(config.seed),

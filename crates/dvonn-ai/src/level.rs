@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::engine::EngineConfig;
-use crate::eval::Weights;
+use crate::eval::{MovementEval, Weights};
 use crate::limits::Limits;
 use crate::placement::PlacementStrategy;
 
@@ -33,13 +33,12 @@ impl Level {
     /// The engine configuration of this level (threads and table size are
     /// the default's; set them as the machine allows).
     pub fn config(self) -> EngineConfig {
-        let (weights, placement) = match self {
-            Level::Beginner => (Weights::PIECES_ONLY, PlacementStrategy::Random),
-            Level::Casual | Level::Club => (Weights::TUNED, PlacementStrategy::Heuristic),
-            Level::Expert | Level::Master => (Weights::TUNED, PlacementStrategy::Search),
+        let (movement_eval, placement) = match self {
+            Level::Beginner => (MovementEval::Linear(Weights::PIECES_ONLY), PlacementStrategy::Random),
+            Level::Casual | Level::Club => (MovementEval::default(), PlacementStrategy::Heuristic),
+            Level::Expert | Level::Master => (MovementEval::default(), PlacementStrategy::Search),
         };
-        let network = if weights == Weights::PIECES_ONLY { None } else { EngineConfig::default().network };
-        EngineConfig::default().with_network(network).with_weights(weights).with_placement(placement)
+        EngineConfig::default().with_movement_eval(movement_eval).with_placement(placement)
     }
 
     /// The limit of each move at this level.

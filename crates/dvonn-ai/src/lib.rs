@@ -95,7 +95,7 @@ mod time;
 mod tt;
 
 pub use engine::{Engine, EngineConfig, EngineError, ThreadStartError};
-pub use eval::{Evaluator, Weights};
+pub use eval::{Evaluator, MovementEval, Weights};
 pub use game::{EnginePlayer, Forfeit, GameObserver, Player, RandomPlayer, Referee};
 pub use level::{Level, UnknownLevel};
 pub use limits::{Clock, Limits, StopHandle};

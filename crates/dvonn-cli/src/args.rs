@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use dvonn_ai::eval::{Network, PlacementEval};
-use dvonn_ai::{EngineConfig, ParallelSearch};
+use dvonn_ai::{EngineConfig, MovementEval, ParallelSearch, Weights};
 
 /// The engine's resources, as options of the commands that run one.
 #[derive(Clone, Copy, Debug, clap::Args)]
@@ -71,11 +71,11 @@ impl EngineArgs {
         let config = EngineConfig::default().with_threads(usize::from(self.threads)).with_hash_mb(self.hash as usize);
         let search = config.search.with_parallel(self.parallel);
         let placement_eval = self.placement_weights.unwrap_or(config.placement_eval);
-        let network = match self.eval {
-            EvalKind::Network => Some(self.network.unwrap_or(Network::shipped())),
-            EvalKind::Linear => None,
+        let movement_eval = match self.eval {
+            EvalKind::Network => MovementEval::Network(self.network.unwrap_or(Network::shipped())),
+            EvalKind::Linear => MovementEval::Linear(Weights::TUNED),
         };
-        config.with_search(search).with_placement_eval(placement_eval).with_network(network)
+        config.with_search(search).with_placement_eval(placement_eval).with_movement_eval(movement_eval)
     }
 }
 

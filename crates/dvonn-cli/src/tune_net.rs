@@ -27,8 +27,8 @@ use dvonn_ai::eval::network::data::{DataPlan, HEADER, RECORD_BYTES, Searched, re
 use dvonn_core::Game;
 use dvonn_notation::GameRecord;
 
-use dvonn_ai::EngineConfig;
 use dvonn_ai::eval::Network;
+use dvonn_ai::{EngineConfig, MovementEval, Weights};
 
 use crate::args::{EvalKind, parse_eval};
 use crate::output::{GameProgress, emit};
@@ -105,16 +105,16 @@ pub(crate) fn run(args: &Args) -> Result<()> {
 
 fn generate(args: &GenerateArgs) -> Result<()> {
     let games = args.games as usize;
-    let (network, evaluation) = match (args.eval, &args.network) {
-        (EvalKind::Linear, _) => (None, "linear".to_string()),
-        (EvalKind::Network, None) => (Some(Network::shipped()), "the shipped network".to_string()),
+    let (movement_eval, evaluation) = match (args.eval, &args.network) {
+        (EvalKind::Linear, _) => (MovementEval::Linear(Weights::TUNED), "linear".to_string()),
+        (EvalKind::Network, None) => (MovementEval::default(), "the shipped network".to_string()),
         (EvalKind::Network, Some(path)) => {
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let network = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-            (Some(&*Box::leak(Box::new(network))), format!("the network {}", digest(&bytes)))
+            (MovementEval::Network(Box::leak(Box::new(network))), format!("the network {}", digest(&bytes)))
         }
     };
-    let engine = EngineConfig::default().with_hash_mb(16).with_network(network);
+    let engine = EngineConfig::default().with_hash_mb(16).with_movement_eval(movement_eval);
     let settings = [("depth", args.depth.to_string()), ("seed", args.seed.to_string()), ("evaluation", evaluation)];
     let manifest = Manifest::new(COMMAND, games, &settings);
     let plan = DataPlan::default().with_depth(args.depth).with_seed(args.seed).with_engine(engine);

@@ -231,6 +231,23 @@ pub fn final_margin(position: &Position) -> Score {
     Score::from_pieces(position.pieces(me) as i32 - position.pieces(me.opponent()) as i32)
 }
 
+/// How the movement phase is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MovementEval {
+    /// By this evaluation network (the engine's own: [`Network::shipped`]).
+    Network(&'static Network),
+    /// By the linear evaluation with these weights.
+    Linear(Weights),
+}
+
+impl Default for MovementEval {
+    /// The shipped network.
+    fn default() -> MovementEval {
+        MovementEval::Network(Network::shipped())
+    }
+}
+
 /// An evaluation function: the [`network`] or the linear sum of
 /// features weighted by [`Weights`] for the movement phase, and the
 /// [placement evaluation](placement) for the placement phase.
@@ -259,6 +276,15 @@ impl Evaluator {
     /// placement evaluation.
     pub fn network(network: &'static Network) -> Evaluator {
         Evaluator { network: Some(network), ..Evaluator::new(Weights::TUNED) }
+    }
+
+    /// The evaluator of `movement` in the movement phase, and the default
+    /// placement evaluation.
+    pub fn of(movement: MovementEval) -> Evaluator {
+        match movement {
+            MovementEval::Network(network) => Evaluator::network(network),
+            MovementEval::Linear(weights) => Evaluator::new(weights),
+        }
     }
 
     /// This evaluator with another placement evaluation.

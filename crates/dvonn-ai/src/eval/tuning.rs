@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::weights::Mix;
-use super::{FEATURES, Features, Weights, features};
+use super::{FEATURES, Features, MovementEval, Weights, features};
 use crate::engine::{Engine, EngineConfig};
 use crate::game::{EnginePlayer, RandomPlayer, Referee};
 use crate::limits::Limits;
@@ -132,8 +132,7 @@ impl SelfPlayer {
     pub fn new(plan: &SelfPlay) -> SelfPlayer {
         let config = EngineConfig::default()
             .with_hash_mb(16)
-            .with_network(None)
-            .with_weights(plan.weights)
+            .with_movement_eval(MovementEval::Linear(plan.weights))
             .with_placement(PlacementStrategy::Heuristic);
         let engine = Engine::new(config).expect("a 16 MiB table");
         SelfPlayer { plan: plan.clone(), engine: EnginePlayer::new(engine, Limits::depth(plan.depth)) }

@@ -36,8 +36,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dvonn_ai::eval::Network;
-use dvonn_ai::{EngineConfig, Level, Limits, PlacementStrategy, Weights};
+use dvonn_ai::{EngineConfig, Level, Limits, MovementEval, PlacementStrategy, Weights};
 
 use crate::args::EvalKind;
 
@@ -145,18 +144,18 @@ impl Spec {
                 "threads" => spec.config.threads = count(value, 1, 256).with_context(context)? as usize,
                 "parallel" => spec.config.search.parallel = value.parse().map_err(anyhow::Error::msg)?,
                 "hash" => spec.config.hash_mb = count(value, 1, 65_536).with_context(context)? as usize,
-                "eval" => match crate::args::parse_eval(value) {
-                    Ok(EvalKind::Network) => spec.config.network = Some(Network::shipped()),
-                    Ok(EvalKind::Linear) => spec.config.network = None,
-                    Err(_) => {
-                        spec.config.weights = Weights::named(value).with_context(|| {
+                "eval" => {
+                    spec.config.movement_eval = match crate::args::parse_eval(value) {
+                        Ok(EvalKind::Network) => MovementEval::default(),
+                        Ok(EvalKind::Linear) => MovementEval::Linear(Weights::TUNED),
+                        Err(_) => MovementEval::Linear(Weights::named(value).with_context(|| {
                             format!("{}: expected network, linear, tuned, hand or pieces", context())
-                        })?;
-                        spec.config.network = None;
+                        })?),
                     }
-                },
+                }
                 "network" => {
-                    spec.config.network = Some(crate::args::parse_network(value).map_err(anyhow::Error::msg)?);
+                    let network = crate::args::parse_network(value).map_err(anyhow::Error::msg)?;
+                    spec.config.movement_eval = MovementEval::Network(network);
                 }
                 "placement" => {
                     spec.config.placement = match value.to_ascii_lowercase().as_str() {
@@ -221,7 +220,7 @@ mod tests {
         assert_eq!(spec.limits, Limits::move_time(Duration::from_millis(250)));
         assert_eq!(spec.config.threads, 2);
         assert_eq!(spec.config.hash_mb, 8);
-        assert_eq!(spec.config.weights, Weights::PIECES_ONLY);
+        assert_eq!(spec.config.movement_eval, MovementEval::Linear(Weights::PIECES_ONLY));
         assert_eq!(spec.config.placement, PlacementStrategy::Random);
         let spec = engine("clock=5");
         assert_eq!(spec.clock, Some(Duration::from_secs(5)));
