@@ -48,9 +48,11 @@ fn the_engine_computes_what_the_trainer_computed() {
     }
     assert!(count >= 100, "{count} fixtures");
     // The engine's integers round the trainer's weights to 1/512 and 1/256
-    // and its estimate to a centipiece: they differ by about a hundredth of
-    // a piece, rarely by a tenth.
+    // and its estimate to a centipiece: they differ by a few hundredths of
+    // a piece, rarely by a fifth (the rounding errors grow with the output
+    // weights, which longer training on more data makes larger). A mistake
+    // in the inference shows as whole pieces.
     let mean = total / count as f64;
-    assert!(mean < 0.03, "the engine's estimates differ from the trainer's by {mean:.3} pieces on average");
-    assert!(worst < 0.15, "the engine's estimate differs from the trainer's by up to {worst:.3} pieces");
+    assert!(mean < 0.04, "the engine's estimates differ from the trainer's by {mean:.3} pieces on average");
+    assert!(worst < 0.3, "the engine's estimate differs from the trainer's by up to {worst:.3} pieces");
 }
