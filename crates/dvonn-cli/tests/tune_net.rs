@@ -5,11 +5,7 @@
 mod common;
 
 use common::{arg, dvonn, failure, file_names, success};
-
-/// The header of a data file (magic, version 1, 84-byte records).
-const HEADER: &[u8; 16] = b"DVONNDAT\x01\x00\x00\x00\x54\x00\x00\x00";
-/// Bytes per position in a data file.
-const RECORD_BYTES: usize = 84;
+use dvonn_ai::eval::network::data::{HEADER, RECORD_BYTES};
 
 /// `dvonn tune-net generate` of 4 games at depth 1 with `extra` arguments.
 fn generate(records: &str, extra: &[&str]) -> String {
@@ -46,9 +42,9 @@ fn games_keep_their_searches_and_become_the_trainers_data() {
 
     let output = dir.path().join("whole.dat");
     let (stdout, bytes) = data(&[arg(&whole)], arg(&output));
-    assert_eq!(&bytes[..16], HEADER);
-    assert_eq!((bytes.len() - 16) % RECORD_BYTES, 0);
-    let positions = (bytes.len() - 16) / RECORD_BYTES;
+    assert_eq!(bytes[..HEADER.len()], HEADER);
+    assert_eq!((bytes.len() - HEADER.len()) % RECORD_BYTES, 0);
+    let positions = (bytes.len() - HEADER.len()) / RECORD_BYTES;
     assert!(positions > 4 * 40, "placements and movements of 4 games: {positions}");
     assert_eq!(stdout.trim_end(), format!("{positions} positions from 4 games written to {}", output.display()));
     let (_, sharded_bytes) = data(&[arg(&sharded)], arg(&dir.path().join("sharded.dat")));
