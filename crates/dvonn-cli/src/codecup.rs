@@ -61,7 +61,7 @@ pub struct Args {
     time: Duration,
     /// Seconds of --time the engine never plans to use, for what the referee's clock counts
     /// and the player's does not (pipes, a busy machine).
-    #[arg(long, default_value = "0.3", value_parser = parse_reserve, value_name = "SECONDS")]
+    #[arg(long, default_value = "0.4", value_parser = parse_reserve, value_name = "SECONDS")]
     reserve: Duration,
     #[command(flatten)]
     engine: EngineArgs,
@@ -124,12 +124,12 @@ pub struct SessionConfig {
 }
 
 impl Default for SessionConfig {
-    /// 5 s for the game of which 0.3 s in reserve, the default engine, the
+    /// 5 s for the game of which 0.4 s in reserve, the default engine, the
     /// empty board.
     fn default() -> SessionConfig {
         SessionConfig {
             time: Duration::from_secs(5),
-            reserve: Duration::from_millis(300),
+            reserve: Duration::from_millis(400),
             engine: EngineConfig::default(),
             start: Position::new(),
         }

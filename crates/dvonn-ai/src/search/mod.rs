@@ -18,7 +18,7 @@ use crate::eval::Evaluator;
 use crate::limits::{Limits, StopHandle};
 use crate::observer::{SearchInfo, SearchObserver};
 use crate::score::Score;
-use crate::time::Deadlines;
+use crate::time::{Deadlines, Stability};
 use crate::tt::TranspositionTable;
 use alphabeta::{RootMove, Searcher};
 
@@ -295,9 +295,9 @@ fn iterative_deepening(
     // Scores alternate with the parity of the depth (the side to move at
     // the leaves changes), so each window is centred on the score two
     // iterations back.
-    let mut scores: Vec<i32> = Vec::new();
+    let mut stability = Stability::default();
     for depth in first_depth..=depth_limit {
-        let same_parity = scores.len().checked_sub(2).map(|i| scores[i]);
+        let same_parity = stability.same_parity_score();
         let aspiration = searcher.shared.options.aspiration;
         let (mut alpha, mut beta) = if let Some(previous) = same_parity.filter(|_| aspiration && depth >= 4) {
             (previous - ASPIRATION, previous + ASPIRATION)
@@ -347,7 +347,7 @@ fn iterative_deepening(
         };
         let candidate_value =
             candidate_value.map(|v| MoveValue { score: Score::from_centipieces(v.score), exact: v.proven });
-        scores.push(value.score);
+        stability.record(depth, best_move, value.score);
         let shared = searcher.shared;
         let elapsed = shared.deadlines.elapsed();
         let mut pv = searcher.principal_variation().to_vec();
@@ -380,7 +380,7 @@ fn iterative_deepening(
             observer.on_iteration(&info);
             // A proven value will not change; the next iteration usually
             // takes several times longer than all before it.
-            if value.proven || !shared.deadlines.may_start(crate::time::ITERATION_START) {
+            if value.proven || !shared.deadlines.may_start_iteration(&stability) {
                 break;
             }
         }
