@@ -117,8 +117,8 @@ impl Stability {
         self.scores.push(score);
     }
 
-    /// The score of the iteration two before the last one (scores swing
-    /// with the parity of the depth: it is the last one of the same parity).
+    /// The score of the iteration before the last one: the last of the next
+    /// iteration's parity (scores swing with the parity of the depth).
     pub(crate) fn same_parity_score(&self) -> Option<i32> {
         self.scores.len().checked_sub(2).map(|i| self.scores[i])
     }
@@ -139,18 +139,22 @@ impl Stability {
 /// centipieces, from which a search counts as unsettled.
 const FALLING_SCORE: i32 = 50;
 
+/// The entry of `table` (indexed by stacks / 6) for a board of `stacks`
+/// stacks.
+fn by_stacks(table: &[f64; 9], stacks: u32) -> f64 {
+    table[(stacks as usize / 6).min(table.len() - 1)]
+}
+
 /// The weight of one of our movements on a board of `stacks` stacks.
 fn movement_weight(stacks: u32) -> f64 {
-    MOVEMENT_WEIGHT[(stacks as usize / 6).min(MOVEMENT_WEIGHT.len() - 1)]
+    by_stacks(&MOVEMENT_WEIGHT, stacks)
 }
 
 /// The weight of our movements still to come on a board of `stacks`
 /// stacks, the next one included: the movements expected at each number
 /// of stacks down to the end of the game, each by its weight.
 fn movements_ahead(stacks: u32) -> f64 {
-    (1..=stacks.min(49))
-        .map(|s| MOVEMENTS_PER_STACK[(s as usize / 6).min(MOVEMENTS_PER_STACK.len() - 1)] * movement_weight(s))
-        .sum()
+    (1..=stacks.min(49)).map(|s| by_stacks(&MOVEMENTS_PER_STACK, s) * movement_weight(s)).sum()
 }
 
 /// This move's weight and the weight of all our moves still to come in the
