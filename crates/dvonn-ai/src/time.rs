@@ -6,8 +6,8 @@ use dvonn_core::{Color, Move, Phase, Position};
 
 use crate::limits::Limits;
 
-/// Weight of one of our placements against one of our movements when the
-/// clock is shared out. The placement evaluation makes a placement search
+/// Weight of one of our placements when the clock is shared out, in the
+/// units of [`MOVEMENT_WEIGHT`] (1 for a movement at 36 to 41 stacks). The placement evaluation makes a placement search
 /// cheap and its depth matters little, while every ply of depth counts in
 /// the movement phase: placements get a few milliseconds each, and nearly
 /// the whole clock is kept for the movements.
@@ -17,9 +17,9 @@ const PLACEMENT_WEIGHT: f64 = 0.03;
 /// (index: stacks / 6), against the other movements of the game. Measured
 /// on positions of games against the CodeCup 2011 champion (docs/ENGINE.md,
 /// time management): on the full board a search of 0.2 s rarely picks a
-/// worse move than one of 0.8 s, while from 38 down to 20 stacks, where
-/// stacks begin to be cut off, each doubling of the time still saves a
-/// third of a piece or more a move; below 18 stacks the search mostly
+/// worse move than one of 0.8 s, while from 37 down to 20 stacks, where
+/// stacks begin to be cut off, each doubling of the time still saves about
+/// a fifth to a quarter of a piece a move; below 18 stacks the search mostly
 /// solves the ending exactly within milliseconds, and a share kept for
 /// those moves would go unused.
 const MOVEMENT_WEIGHT: [f64; 9] = [0.1, 0.1, 0.1, 1.0, 1.6, 1.6, 1.0, 0.6, 0.6];

@@ -57,11 +57,11 @@ pub const MAX_LINE_BYTES: usize = 256;
 pub struct Args {
     /// Thinking time for the whole game, in seconds, measured by the
     /// player's own clock (the CodeCup 2011 limit was 5 s).
-    #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
+    #[arg(long, default_value = DEFAULT_TIME, value_parser = parse_seconds, value_name = "SECONDS")]
     time: Duration,
     /// Seconds of --time the engine never plans to use, for what the referee's clock counts
     /// and the player's does not (pipes, a busy machine).
-    #[arg(long, default_value = "0.4", value_parser = parse_reserve, value_name = "SECONDS")]
+    #[arg(long, default_value = DEFAULT_RESERVE, value_parser = parse_reserve, value_name = "SECONDS")]
     reserve: Duration,
     #[command(flatten)]
     engine: EngineArgs,
@@ -72,6 +72,11 @@ pub struct Args {
     #[arg(long, value_name = "POSITION")]
     position: Option<Position>,
 }
+
+/// The thinking time for the whole game unless told otherwise, in seconds.
+const DEFAULT_TIME: &str = "5";
+/// The reserve unless told otherwise, in seconds.
+const DEFAULT_RESERVE: &str = "0.4";
 
 /// Reads a reserve of time: 0 or more seconds.
 fn parse_reserve(text: &str) -> Result<Duration, String> {
@@ -128,8 +133,8 @@ impl Default for SessionConfig {
     /// empty board.
     fn default() -> SessionConfig {
         SessionConfig {
-            time: Duration::from_secs(5),
-            reserve: Duration::from_millis(400),
+            time: parse_seconds(DEFAULT_TIME).expect("the default time is a number of seconds"),
+            reserve: parse_reserve(DEFAULT_RESERVE).expect("the default reserve is a number of seconds"),
             engine: EngineConfig::default(),
             start: Position::new(),
         }
