@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use dvonn_core::{Bitboard, Move, MoveList, Phase, Position};
 
-use super::ordering::{Ordering, is_capture, next_best};
+use super::ordering::{Ordering, is_capture, is_quiet, next_best};
 use super::{MAX_PLY, Shared};
 use crate::eval::final_margin;
 use crate::eval::network::accumulator::AccumulatorStack;
@@ -216,7 +216,14 @@ impl<'a> Searcher<'a> {
 
     /// Negamax alpha-beta with PVS and LMR. Scores are fail-soft, from the
     /// side to move's view, in centipieces.
-    pub(crate) fn negamax(&mut self, position: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> Value {
+    pub(crate) fn negamax(
+        &mut self,
+        position: &Position,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Value {
         self.pv[ply].clear();
         self.count_node();
         if self.stopped {
@@ -257,16 +264,20 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Without a table move the order of the moves is a guess: a
+        // shallower search is cheaper and fills the table for the next one.
+        if options.internal_reduction && tt_move.is_none() && depth >= INTERNAL_REDUCTION_DEPTH {
+            depth -= 1;
+        }
+
         // Pruning of zero-window nodes in the middle game (in the ending it
         // would only keep the search from proving the result), decided on
         // the static evaluation, computed only where a test needs it.
+        let may_prune =
+            !pv_node && position.phase() == Phase::Movement && position.occupied().len() >= PRUNING_MIN_STACKS;
         let try_futility = options.futility && depth <= FUTILITY_DEPTH;
         let try_null_move = options.null_move && self.null_move_allowed && depth >= NULL_MOVE_DEPTH;
-        if !pv_node
-            && (try_futility || try_null_move)
-            && position.phase() == Phase::Movement
-            && position.occupied().len() >= PRUNING_MIN_STACKS
-        {
+        if may_prune && (try_futility || try_null_move) {
             let score = self.static_evaluation(position, ply);
             let futile_score = score - FUTILITY_MARGIN * depth;
             if try_futility && futile_score >= beta {
@@ -277,6 +288,11 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        let late_moves_kept = if may_prune && options.late_move_pruning && depth <= LATE_MOVE_PRUNING_DEPTH {
+            late_moves_searched(depth)
+        } else {
+            usize::MAX
+        };
         let mut scored = self.ordering.score(position, &moves, tt_move, ply, depth);
         // A forced move (a single legal move, passes included) costs no depth.
         let node = Node { position, depth, ply, beta, extension: i32::from(moves.len() == 1), pv_node };
@@ -298,6 +314,11 @@ impl<'a> Searcher<'a> {
                 (mv, split.value)
             } else {
                 let mv = next_best(&mut scored, index);
+                // The moves are sorted from here on: the rest are quiet too.
+                if index >= late_moves_kept && is_quiet(scored[index].1) {
+                    proven = false;
+                    break;
+                }
                 let value = self.search_move(&node, mv, index, alpha);
                 if self.stopped {
                     return Value::STOPPED;
@@ -489,6 +510,20 @@ fn late_move_reduction(depth: i32, index: usize, quiet: bool, pv_node: bool) -> 
 
 /// Scale of the late move reductions (larger: gentler).
 const LMR_DIVISOR: f64 = 1.6;
+
+/// The most depth to go at which late-move pruning is tried.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 3;
+/// The least depth to go at which a node without a table move is reduced.
+const INTERNAL_REDUCTION_DEPTH: i32 = 4;
+
+/// How many moves a zero-window node with `depth` to go searches before it
+/// skips the quiet ones (those that neither win material nor are killers).
+fn late_moves_searched(depth: i32) -> usize {
+    (LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth) as usize
+}
+
+const LATE_MOVE_BASE: i32 = 4;
+const LATE_MOVE_SCALE: i32 = 3;
 
 /// A root move and its score from the last iteration (for ordering).
 #[derive(Clone, Copy, Debug)]

@@ -34,7 +34,7 @@ const ASPIRATION: i32 = 35;
 
 /// Which search techniques the engine uses. All are on by default; turning
 /// them off is for experiments and verification. Without null moves,
-/// reductions and futility pruning the search is exact: it returns the
+/// reductions and pruning the search is exact: it returns the
 /// value of plain fixed-depth negamax, whatever the table, windows and
 /// threads.
 ///
@@ -69,6 +69,12 @@ pub struct SearchOptions {
     /// Reverse futility pruning: a node a few plies from the leaves whose
     /// static evaluation beats beta by a wide margin is cut off unsearched.
     pub futility: bool,
+    /// Late-move pruning: a zero-window node a few plies from the leaves
+    /// skips its late moves that neither win material nor are killers.
+    pub late_move_pruning: bool,
+    /// Internal iterative reduction: a node without a table move is
+    /// searched one ply shallower (its move order is a guess).
+    pub internal_reduction: bool,
     /// How several threads share the search.
     pub parallel: ParallelSearch,
 }
@@ -126,14 +132,20 @@ impl SearchOptions {
         null_move: true,
         late_move_reductions: true,
         futility: true,
+        late_move_pruning: true,
+        internal_reduction: true,
         parallel: ParallelSearch::LazySmp,
     };
 
     /// Only the techniques that never change the value of a fixed-depth
     /// search (table, PVS, aspiration): the search returns what plain
     /// negamax would.
-    pub const EXACT: SearchOptions =
-        SearchOptions::ALL.with_null_move(false).with_late_move_reductions(false).with_futility(false);
+    pub const EXACT: SearchOptions = SearchOptions::ALL
+        .with_null_move(false)
+        .with_late_move_reductions(false)
+        .with_futility(false)
+        .with_late_move_pruning(false)
+        .with_internal_reduction(false);
 }
 
 setters! {
@@ -150,6 +162,10 @@ setters! {
         with_late_move_reductions(late_move_reductions: bool);
         /// Turns reverse futility pruning on or off.
         with_futility(futility: bool);
+        /// Turns late-move pruning on or off.
+        with_late_move_pruning(late_move_pruning: bool);
+        /// Turns internal iterative reduction on or off.
+        with_internal_reduction(internal_reduction: bool);
         /// Sets how several threads share the search.
         with_parallel(parallel: ParallelSearch);
     }

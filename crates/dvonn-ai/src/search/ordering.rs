@@ -166,6 +166,12 @@ pub(crate) fn material_gain(position: &Position, mv: Move) -> i32 {
     landing + cut_off
 }
 
+/// Whether an ordering score is that of a quiet move: no table move,
+/// no material won, no killer.
+pub(crate) fn is_quiet(score: i32) -> bool {
+    score < KILLER
+}
+
 /// Whether `mv` lands on an enemy stack.
 pub(crate) fn is_capture(position: &Position, mv: Move) -> bool {
     let Move::Jump { to, .. } = mv else { return false };

@@ -251,6 +251,8 @@ fn each_pruning_technique_searches_fewer_nodes() {
         ("null move", SearchOptions::EXACT.with_null_move(true)),
         ("late-move reductions", SearchOptions::EXACT.with_late_move_reductions(true)),
         ("futility", SearchOptions::EXACT.with_futility(true)),
+        ("late-move pruning", SearchOptions::EXACT.with_late_move_pruning(true)),
+        ("internal reduction", SearchOptions::EXACT.with_internal_reduction(true)),
     ];
     for (name, options) in techniques {
         let pruned = nodes(options);
