@@ -314,7 +314,8 @@ impl<'a> Searcher<'a> {
                 (mv, split.value)
             } else {
                 let mv = next_best(&mut scored, index);
-                // The moves are sorted from here on: the rest are quiet too.
+                // Past the first few the moves are sorted (`next_best`), and
+                // this limit is at least 7: the rest are quiet too.
                 if index >= late_moves_kept && is_quiet(scored[index].1) {
                     proven = false;
                     break;
@@ -522,7 +523,9 @@ fn late_moves_searched(depth: i32) -> usize {
     (LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth) as usize
 }
 
+/// The moves searched at any depth before late-move pruning starts.
 const LATE_MOVE_BASE: i32 = 4;
+/// The further moves searched, per square of the depth to go.
 const LATE_MOVE_SCALE: i32 = 3;
 
 /// A root move and its score from the last iteration (for ordering).
