@@ -7,10 +7,11 @@ use dvonn_core::{Color, Move, Phase, Position};
 use crate::limits::Limits;
 
 /// Weight of one of our placements when the clock is shared out, in the
-/// units of [`MOVEMENT_WEIGHT`] (1 for a movement at 36 to 41 stacks). The placement evaluation makes a placement search
-/// cheap and its depth matters little, while every ply of depth counts in
-/// the movement phase: placements get a few milliseconds each, and nearly
-/// the whole clock is kept for the movements.
+/// units of [`MOVEMENT_WEIGHT`] (1 for a movement at 36 to 41 stacks). The
+/// placement evaluation makes a placement search cheap and its depth
+/// matters little, while every ply of depth counts in the movement phase:
+/// placements get a few milliseconds each, and nearly the whole clock is
+/// kept for the movements.
 const PLACEMENT_WEIGHT: f64 = 0.03;
 
 /// How much time one of our movements deserves, by the stacks on the board

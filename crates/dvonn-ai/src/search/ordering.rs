@@ -166,8 +166,10 @@ pub(crate) fn material_gain(position: &Position, mv: Move) -> i32 {
     landing + cut_off
 }
 
-/// Whether an ordering score is that of a quiet move: no table move,
-/// no material won, no killer.
+/// Whether an ordering score is that of a quiet move: neither the table
+/// move, nor a move that wins material (as `Ordering::score` sees it),
+/// nor a killer. Late-move pruning skips such moves; late-move reductions
+/// judge a move after making it instead (what it lands on and cuts off).
 pub(crate) fn is_quiet(score: i32) -> bool {
     score < KILLER
 }
