@@ -114,6 +114,39 @@ def to_engine_bytes(net):
     return header + b"".join(weights[name].astype(dtype).tobytes() for name, dtype in kinds)
 
 
+def from_engine_bytes(raw):
+    """A network read from the engine's file (`to_engine_bytes`), its
+    integers turned back into floating point: a new round of training can
+    start from the network of the round before."""
+    if raw[:8] != MAGIC:
+        raise ValueError("not a dvonn network file")
+    version, hidden, layer2, buckets, inputs, features = np.frombuffer(raw[8:32], dtype="<u4")
+    if (version, buckets, inputs, features) != (VERSION, BUCKETS, data.INPUTS, data.FEATURES):
+        raise ValueError(f"a network of another layout (version {version}); this trainer writes version {VERSION}")
+    net = Net(int(hidden), int(layer2))
+    shapes = [("transformer", "<i2", (inputs, hidden), QA), ("transformer_bias", "<i2", (hidden,), QA),
+              ("layer", "<i2", (buckets * layer2, 2 * hidden), QB), ("layer_bias", "<i4", (buckets * layer2,), QA * QB),
+              ("output", "<f4", (buckets, layer2), 1), ("output_bias", "<f4", (buckets,), 1),
+              ("hand", "<i4", (buckets, features), 100)]
+    offset, values = 32, {}
+    for name, dtype, shape, scale in shapes:
+        count = int(np.prod(shape))
+        array = np.frombuffer(raw, dtype=dtype, count=count, offset=offset)
+        offset += count * np.dtype(dtype).itemsize
+        values[name] = torch.from_numpy(array.reshape(shape).astype(np.float32) / scale)
+    if offset != len(raw):
+        raise ValueError(f"a network file of {len(raw)} bytes; its layout needs {offset}")
+    with torch.no_grad():
+        net.transformer.weight[: data.INPUTS].copy_(values["transformer"])
+        net.transformer_bias.copy_(values["transformer_bias"])
+        net.layer.weight.copy_(values["layer"])
+        net.layer.bias.copy_(values["layer_bias"])
+        net.output.weight.copy_(values["output"])
+        net.output.bias.copy_(values["output_bias"])
+        net.hand.weight.copy_(values["hand"])
+    return net
+
+
 def integer_estimate(weights, mine, theirs, bucket, features):
     """The engine's estimate in centipieces, computed as it computes it
     (`Network::evaluate_with`), for a batch of positions."""

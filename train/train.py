@@ -5,7 +5,9 @@
 Every twentieth game is held out for validation. Each position is seen under
 a random one of the board's four symmetries in each epoch. The target is a
 mix of the search score recorded with the position and the final margin of
-its game (`--score-share`). At the end the network is written in the
+its game (`--score-share`). Training starts from the least-squares fit of
+the linear term, or with `--init` from a network file of a round before.
+At the end the network is written in the
 engine's integer form, and, with `--fixtures`, a file of held-out positions
 with the trainer's own estimates, for the engine's test that its integer
 inference agrees with the trainer.
@@ -32,6 +34,7 @@ def arguments():
     parser.add_argument("files", nargs="+", type=Path, help="data files written by `dvonn tune-net data`")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the network file to write")
     parser.add_argument("--fixtures", type=Path, help="also write held-out positions with the trainer's estimates")
+    parser.add_argument("--init", type=Path, help="start from this network file (the round before) instead of the linear fit")
     parser.add_argument("--hidden", type=int, default=128, help="accumulator size (the engine's HIDDEN)")
     parser.add_argument("--layer2", type=int, default=16, help="hidden layer size (the engine's LAYER2)")
     parser.add_argument("--epochs", type=int, default=6, help="passes over the training positions (the shipped network: 6)")
@@ -125,13 +128,21 @@ def main():
     if len(training) < args.batch:
         sys.exit(f"train.py: {len(training)} training positions, fewer than one batch of {args.batch}")
 
-    net = model.Net(args.hidden, args.layer2)
-    # The linear term starts from its least-squares fit and moves slowly;
-    # weight decay keeps the rest from learning the training games by heart.
-    groups = [{"params": [p for name, p in net.named_parameters() if name != "hand.weight"], "weight_decay": args.weight_decay}]
-    net.fit_hand(dataset.features[training], dataset.bucket[training], dataset.target[training])
-    groups.append({"params": [net.hand.weight], "weight_decay": 0.0, "lr": args.lr * HAND_LR})
-    print(f"the linear term alone: {report(errors(net, dataset, validation))}", flush=True)
+    if args.init:
+        net = model.from_engine_bytes(args.init.read_bytes())
+        print(f"starting from {args.init}: {report(errors(net, dataset, validation))}", flush=True)
+    else:
+        net = model.Net(args.hidden, args.layer2)
+        # The linear term starts from its least-squares fit; the rest of
+        # the network learns what it misses.
+        net.fit_hand(dataset.features[training], dataset.bucket[training], dataset.target[training])
+        print(f"the linear term alone: {report(errors(net, dataset, validation))}", flush=True)
+    # The linear term moves slowly; weight decay keeps the rest from
+    # learning the training games by heart.
+    groups = [
+        {"params": [p for name, p in net.named_parameters() if name != "hand.weight"], "weight_decay": args.weight_decay},
+        {"params": [net.hand.weight], "weight_decay": 0.0, "lr": args.lr * HAND_LR},
+    ]
     optimizer = torch.optim.AdamW(groups, lr=args.lr)
     steps_per_epoch = len(training) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(
