@@ -242,10 +242,10 @@ fn proven_values_are_the_values_of_the_game() {
 
 #[test]
 fn each_pruning_technique_searches_fewer_nodes() {
-    // The full board at the start of the movement phase, to depth 6.
+    // The full board at the start of the movement phase, to depth 7.
     let start: Position =
         "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m".parse().expect("a position string");
-    let nodes = |options| run_search(&start, 6, options, 1, false).nodes;
+    let nodes = |options| run_search(&start, 7, options, 1, false).nodes;
     let unpruned = nodes(SearchOptions::EXACT);
     let techniques = [
         ("null move", SearchOptions::EXACT.with_null_move(true)),
