@@ -12,23 +12,27 @@
 //! - `data` reads the games of one run from the directories its shards
 //!   wrote, names the games missing, and writes the positions with their
 //!   search scores and final margins in the binary form the trainer
-//!   (`train/` in the repository) reads.
+//!   (`train/` in the repository) reads. With `--label-depth D` it first
+//!   searches every movement position again to depth `D`
+//!   ([`search_again`]): labels from deeper searches than the games'.
 //!
 //! ```text
 //! $ dvonn tune-net generate --games 20000 --depth 5 --threads 2 --seed 1 --records games/
 //! $ dvonn tune-net data games/ -o games.dat
+//! $ dvonn tune-net data games/ -o games-d8.dat --label-depth 8 --threads 2
 //! ```
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use dvonn_ai::Score;
-use dvonn_ai::eval::network::data::{DataPlan, HEADER, RECORD_BYTES, Searched, records};
+use dvonn_ai::eval::network::data::{DataPlan, HEADER, RECORD_BYTES, Record, Searched, records, search_again};
 use dvonn_core::Game;
 use dvonn_notation::GameRecord;
 
 use dvonn_ai::eval::Network;
-use dvonn_ai::{EngineConfig, MovementEval, Weights};
+use dvonn_ai::{Engine, EngineConfig, MovementEval, Weights};
+use rayon::prelude::*;
 
 use crate::args::{EvalKind, parse_eval};
 use crate::output::{GameProgress, emit};
@@ -93,6 +97,15 @@ struct DataArgs {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     force: bool,
+    /// Search every movement position again to this depth and write those scores instead of the games' own.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30), value_name = "D")]
+    label_depth: Option<u32>,
+    /// With --label-depth: games searched at the same time (each on one thread).
+    #[arg(long, requires = "label_depth", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), value_name = "T")]
+    threads: u16,
+    /// With --label-depth: search with the network from this file instead of the engine's own.
+    #[arg(long, requires = "label_depth", value_name = "FILE")]
+    network: Option<PathBuf>,
 }
 
 /// Runs `dvonn tune-net`.
@@ -103,9 +116,10 @@ pub(crate) fn run(args: &Args) -> Result<()> {
     }
 }
 
-fn generate(args: &GenerateArgs) -> Result<()> {
-    let games = args.games as usize;
-    let (movement_eval, evaluation) = match (args.eval, &args.network) {
+/// The movement evaluation of `eval` and `network` (a file), and how a
+/// manifest names it.
+fn movement_eval(eval: EvalKind, network: Option<&PathBuf>) -> Result<(MovementEval, String)> {
+    Ok(match (eval, network) {
         (EvalKind::Linear, _) => (MovementEval::Linear(Weights::TUNED), "linear".to_string()),
         (EvalKind::Network, None) => (MovementEval::default(), "the shipped network".to_string()),
         (EvalKind::Network, Some(path)) => {
@@ -113,7 +127,12 @@ fn generate(args: &GenerateArgs) -> Result<()> {
             let network = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
             (MovementEval::Network(Box::leak(Box::new(network))), format!("the network {}", digest(&bytes)))
         }
-    };
+    })
+}
+
+fn generate(args: &GenerateArgs) -> Result<()> {
+    let games = args.games as usize;
+    let (movement_eval, evaluation) = movement_eval(args.eval, args.network.as_ref())?;
     let engine = EngineConfig::default().with_hash_mb(16).with_movement_eval(movement_eval);
     let settings = [("depth", args.depth.to_string()), ("seed", args.seed.to_string()), ("evaluation", evaluation)];
     let manifest = Manifest::new(COMMAND, games, &settings);
@@ -163,23 +182,46 @@ fn data(args: &DataArgs) -> Result<()> {
     for note in run.notes(&missing) {
         outln!("{note}")?;
     }
-    let mut bytes = HEADER.to_vec();
-    let mut positions = 0;
+    let mut games: Vec<Vec<Record>> = Vec::with_capacity(run.games.len());
     for (&game, record) in &run.games {
         let (played, searches) = searched_game(record).with_context(|| format!("game {}", game + 1))?;
         let Some(records) = records(&played, &searches, game as u32) else {
             bail!("game {} was not played to its end", game + 1);
         };
-        positions += records.len();
-        for record in records {
-            bytes.extend_from_slice(&record.to_bytes());
-        }
+        games.push(records);
+    }
+    if let Some(depth) = args.label_depth {
+        label_again(&mut games, depth, args)?;
+    }
+    let mut bytes = HEADER.to_vec();
+    let mut positions = 0;
+    for record in games.iter().flatten() {
+        bytes.extend_from_slice(&record.to_bytes());
+        positions += 1;
     }
     debug_assert_eq!(bytes.len(), 16 + positions * RECORD_BYTES);
     emit(Some(&args.output), &bytes, args.force)?;
     if args.output.as_os_str() != "-" {
         outln!("{positions} positions from {} games written to {}", run.games.len(), args.output.display())?;
     }
+    Ok(())
+}
+
+/// Searches the movement positions of every game again to `depth`, the
+/// games shared out among `args.threads` threads.
+fn label_again(games: &mut [Vec<Record>], depth: u32, args: &DataArgs) -> Result<()> {
+    let (movement_eval, _) = movement_eval(EvalKind::Network, args.network.as_ref())?;
+    let engine = EngineConfig::default().with_hash_mb(16).with_movement_eval(movement_eval).with_threads(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(usize::from(args.threads)).build()?;
+    let progress = GameProgress::new(games.len(), &format!("depth {depth}"));
+    let new_engine = || Engine::new(engine.clone()).expect("a small table and one thread");
+    pool.install(|| {
+        games.par_iter_mut().for_each_init(new_engine, |engine, records| {
+            search_again(records, engine, depth);
+            progress.tick();
+        })
+    });
+    progress.finish();
     Ok(())
 }
 

@@ -50,6 +50,28 @@ fn games_keep_their_searches_and_become_the_trainers_data() {
     let (_, sharded_bytes) = data(&[arg(&sharded)], arg(&dir.path().join("sharded.dat")));
     assert!(sharded_bytes == bytes, "the sharded run wrote other data");
 
+    // Deeper labels: the same positions, the movement phase searched again.
+    let deeper_path = dir.path().join("deeper.dat");
+    let args = ["tune-net", "data", arg(&whole), "-o", arg(&deeper_path), "--label-depth", "3", "--threads", "2"];
+    let stdout = success(&dvonn(args));
+    assert!(stdout.contains(&format!("{positions} positions from 4 games")), "{stdout}");
+    let deeper = std::fs::read(&deeper_path).unwrap();
+    assert_eq!(deeper.len(), bytes.len());
+    let (mut relabelled, mut changed) = (0, 0);
+    for (old, new) in bytes[HEADER.len()..].chunks(RECORD_BYTES).zip(deeper[HEADER.len()..].chunks(RECORD_BYTES)) {
+        assert_eq!(old[..56], new[..56], "the same position, ply and game");
+        assert_eq!(old[60..], new[60..], "the same margin and features");
+        let movement = old[49] & 2 != 0;
+        if !movement {
+            assert_eq!(old, new, "a placement keeps its label");
+            continue;
+        }
+        relabelled += 1;
+        changed += usize::from(old[56..58] != new[56..58]);
+        assert!(new[58] >= 3 || new[59] == 1, "depth {} and not proven", new[58]);
+    }
+    assert!(relabelled > 4 * 10 && changed > 0, "{relabelled} relabelled, {changed} changed");
+
     // A game missing is named, and the others are written.
     std::fs::remove_file(sharded.join(&games[1])).unwrap();
     let (stdout, fewer) = data(&[arg(&sharded)], arg(&dir.path().join("fewer.dat")));
@@ -70,6 +92,8 @@ fn bad_input_gives_one_clear_line() {
             .chain(&["--network", arg(&not_a_network)]),
     );
     failure(&output, "not a dvonn network file");
+    let output = dvonn(["tune-net", "data", arg(&records), "-o", "-", "--network", arg(&not_a_network)]);
+    failure(&output, "--label-depth");
 
     // Records of another command are not the data of a network run.
     let other = dir.path().join("match");

@@ -4,7 +4,8 @@
 //!
 //! [`DataPlan::play`] plays a game and keeps each search
 //! ([`PlayedGame`]); [`records`] turns a played game into the records of
-//! its searched positions.
+//! its searched positions; [`search_again`] relabels them with deeper
+//! searches.
 //!
 //! A game starts from the empty board: its first placements are random
 //! (for variety), the rest of the placement phase and the whole movement
@@ -226,6 +227,22 @@ pub fn records(game: &Game, searches: &[Option<Searched>], number: u32) -> Optio
     Some(records)
 }
 
+/// Searches the movement-phase positions of `records`, the records of one
+/// game in the order played, again to `depth` with `engine`, and puts
+/// those searches in place of the ones that chose the moves: labels from
+/// deeper searches than a game's own. The table is cleared before the
+/// first position and kept from one to the next, so the new labels depend
+/// on the game alone, not on which engine searched it.
+pub fn search_again(records: &mut [Record], engine: &mut Engine, depth: u32) {
+    engine.new_game();
+    for record in records.iter_mut().filter(|record| record.position.phase() == Phase::Movement) {
+        let result = engine.search(&record.position, &Limits::depth(depth), &mut ());
+        record.score = result.score;
+        record.depth = result.depth.min(255) as u8;
+        record.proven = result.exact;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +268,34 @@ mod tests {
             assert_eq!(i64::from(record.margin) * side, white);
             assert_eq!(&record.position, &first.game.positions()[usize::from(record.ply)]);
         }
+    }
+
+    #[test]
+    fn searching_again_relabels_the_movement_phase_only() {
+        let plan = DataPlan::default().with_depth(1).with_seed(5);
+        let played = plan.play(2, &mut plan.new_engine());
+        let shallow = records(&played.game, &played.searches, 2).unwrap();
+        let mut deeper = shallow.clone();
+        search_again(&mut deeper, &mut plan.new_engine(), 3);
+        let mut again = shallow.clone();
+        search_again(&mut again, &mut plan.new_engine(), 3);
+        assert_eq!(deeper, again, "the same labels from another engine");
+        let mut movement = 0;
+        for (before, after) in shallow.iter().zip(&deeper) {
+            assert_eq!(
+                (before.position, before.ply, before.game, before.margin),
+                (after.position, after.ply, after.game, after.margin)
+            );
+            if before.position.phase() == Phase::Movement {
+                movement += 1;
+                assert!(after.depth >= 3 || after.proven, "ply {}: depth {}", after.ply, after.depth);
+            } else {
+                assert_eq!(before, after, "a placement keeps its label");
+            }
+        }
+        assert!(movement > 10, "{movement} movement positions");
+        let changed = shallow.iter().zip(&deeper).filter(|(before, after)| before.score != after.score).count();
+        assert!(changed > 0, "a deeper search changes some scores");
     }
 
     #[test]
