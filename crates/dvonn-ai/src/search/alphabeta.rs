@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use dvonn_core::{Bitboard, Move, MoveList, Phase, Position};
 
+use super::eval_cache::EvalCache;
 use super::ordering::{Ordering, is_capture, is_quiet, next_best};
 use super::{MAX_PLY, Shared};
 use crate::eval::final_margin;
@@ -60,6 +61,8 @@ pub(crate) struct Searcher<'a> {
     /// The network's accumulators of the positions on the current line,
     /// by ply (`None` for the linear evaluation).
     accumulators: Option<AccumulatorStack>,
+    /// The leaf evaluations made by this thread, for positions met again.
+    eval_cache: EvalCache,
 }
 
 /// A node's context for searching its moves.
@@ -109,6 +112,7 @@ impl<'a> Searcher<'a> {
             null_move_allowed: true,
             aborts: Vec::new(),
             accumulators: shared.evaluator.network_used().map(|network| AccumulatorStack::new(network, MAX_PLY + 1)),
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -129,23 +133,30 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The value of `position`, a leaf at `ply`.
+    /// The value of `position`, a leaf at `ply`: the evaluation, or the
+    /// final margin (proven) of a finished game.
     fn leaf_value(&mut self, position: &Position, ply: usize) -> Value {
+        let key = position.hash();
+        let cached = self.shared.options.eval_cache;
+        if let Some((score, proven)) = self.eval_cache.get(key).filter(|_| cached) {
+            return Value { score, proven };
+        }
         let accumulators = &mut self.accumulators;
         let (score, proven) = self
             .shared
             .evaluator
             .evaluate_leaf(position, || accumulators.as_mut().expect("accumulators for the network").get(ply));
-        Value { score: score.centipieces(), proven }
+        let score = score.centipieces();
+        if cached {
+            self.eval_cache.insert(key, score, proven);
+        }
+        Value { score, proven }
     }
 
-    /// The static evaluation of `position`, at `ply`, for pruning.
+    /// The static evaluation of `position`, at `ply`, for pruning (a
+    /// position with legal moves, so never a finished game).
     fn static_evaluation(&mut self, position: &Position, ply: usize) -> i32 {
-        let evaluator = self.shared.evaluator;
-        match &mut self.accumulators {
-            Some(accumulators) => evaluator.evaluate_leaf(position, || accumulators.get(ply)).0.centipieces(),
-            None => evaluator.evaluate(position).centipieces(),
-        }
+        self.leaf_value(position, ply).score
     }
 
     /// The principal variation found by the last root search.

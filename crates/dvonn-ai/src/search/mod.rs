@@ -4,6 +4,7 @@
 //! brothers wait, [`ParallelSearch`]).
 
 mod alphabeta;
+mod eval_cache;
 mod ordering;
 mod split;
 #[cfg(test)]
@@ -75,6 +76,11 @@ pub struct SearchOptions {
     /// Internal iterative reduction: a node without a table move is
     /// searched one ply shallower (its move order is a guess).
     pub internal_reduction: bool,
+    /// Keep each thread's leaf evaluations in a small cache for the
+    /// positions it meets again (off: evaluate every time). The
+    /// evaluation depends on the position alone, so this changes only the
+    /// speed of the search, never its result.
+    pub eval_cache: bool,
     /// How several threads share the search.
     pub parallel: ParallelSearch,
 }
@@ -134,12 +140,13 @@ impl SearchOptions {
         futility: true,
         late_move_pruning: true,
         internal_reduction: true,
+        eval_cache: true,
         parallel: ParallelSearch::LazySmp,
     };
 
     /// Only the techniques that never change the value of a fixed-depth
-    /// search (table, PVS, aspiration): the search returns what plain
-    /// negamax would.
+    /// search (table, PVS, aspiration, the evaluation cache): the search
+    /// returns what plain negamax would.
     pub const EXACT: SearchOptions = SearchOptions::ALL
         .with_null_move(false)
         .with_late_move_reductions(false)
@@ -166,6 +173,8 @@ setters! {
         with_late_move_pruning(late_move_pruning: bool);
         /// Turns internal iterative reduction on or off.
         with_internal_reduction(internal_reduction: bool);
+        /// Turns the cache of leaf evaluations on or off.
+        with_eval_cache(eval_cache: bool);
         /// Sets how several threads share the search.
         with_parallel(parallel: ParallelSearch);
     }

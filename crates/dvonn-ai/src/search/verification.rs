@@ -259,3 +259,27 @@ fn each_pruning_technique_searches_fewer_nodes() {
         assert!(pruned < unpruned, "{name}: {pruned} nodes, {unpruned} without pruning");
     }
 }
+
+#[test]
+fn the_evaluation_cache_changes_only_the_speed() {
+    // A late placement (its search crosses into the movement phase), the
+    // full board, a middle game and an ending, with every technique on:
+    // the same tree, node for node, with the cache and without.
+    let positions = [
+        "W.BWB.BBB/DWWBBDBBBW/WWWWWWBBBWB/.WWWBWBBWB/WDBWWWBBB w p",
+        "WDWWWWWWB/BWBWWWBDWB/BBBBWBBBWBB/WBDWWBBWBB/WBWBWWBBW w m",
+        "BWB2*.W..BW/.W2WWWB.W2W3./WB2BWWWBDD.W/.W3.BB2B3BBWB/B.WB.W2.WW w m",
+        ".....WB2.B/....B6.WWBB/.....BBWBWW/....B.W3WWB/..B5*.D.DW2. w m",
+    ];
+    for text in positions {
+        let position: Position = text.parse().expect("a position string");
+        let with = run_search(&position, 6, SearchOptions::ALL, 1, false);
+        let without = run_search(&position, 6, SearchOptions::ALL.with_eval_cache(false), 1, false);
+        assert_eq!(
+            (with.best_move, with.score, with.exact, &with.pv, with.nodes),
+            (without.best_move, without.score, without.exact, &without.pv, without.nodes),
+            "{text}"
+        );
+        assert!(with.nodes > 1000, "{text}: only {} nodes", with.nodes);
+    }
+}
