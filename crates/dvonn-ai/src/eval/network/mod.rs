@@ -27,6 +27,7 @@ pub(crate) mod accumulator;
 #[cfg(feature = "tuning")]
 pub mod data;
 pub mod inputs;
+mod layer;
 
 use std::sync::LazyLock;
 
@@ -232,11 +233,12 @@ impl Network {
         clip(accumulator.side(side), mine);
         clip(accumulator.side(!side), theirs);
         let mut pieces = self.output_bias[bucket];
-        for ((weights, bias), out_weight) in
-            self.layer[bucket].iter().zip(&self.layer_bias[bucket]).zip(&self.output[bucket])
+        for ((sum, bias), out_weight) in layer::sums(&clipped, &self.layer[bucket])
+            .into_iter()
+            .zip(&self.layer_bias[bucket])
+            .zip(&self.output[bucket])
         {
-            let sum = bias + dot(&clipped, weights);
-            pieces += sum.clamp(0, QA * QB) as f32 * out_weight;
+            pieces += bias.wrapping_add(sum).clamp(0, QA * QB) as f32 * out_weight;
         }
         let hand: i32 = self.features[bucket].iter().zip(features).map(|(w, f)| w * f).sum();
         (pieces * 100.0).round() as i32 + hand
@@ -261,13 +263,6 @@ fn clip(values: &[i16; HIDDEN], out: &mut [i16]) {
     for (out, value) in out.iter_mut().zip(values) {
         *out = (*value).clamp(0, QA as i16);
     }
-}
-
-/// The dot product of two rows, in 32 bits (written so that it compiles to
-/// multiply-add instructions on wide vectors).
-#[inline(always)]
-fn dot(a: &[i16; 2 * HIDDEN], b: &[i16; 2 * HIDDEN]) -> i32 {
-    a.iter().zip(b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum()
 }
 
 /// Whether `cell` holds a stack, and which, seen from `side`: the input.
